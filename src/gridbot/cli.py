@@ -1,0 +1,327 @@
+"""The `gridbot` command line: a thin layer over the game modules.
+
+Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
+
+    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json]
+    gridbot run GAME LEVEL PROGRAM [--trace] [--limit N] [--json]
+    gridbot levels [GAME]
+
+A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
+(`7`, when no file of that name exists) or the path of a level file.
+
+Exit status:
+    0   success: `solve` solved every level or proved it unsolvable; `run` ran
+        the program (whatever its verdict); `levels` listed the levels
+    1   `solve` found no solution within the time limit for some level, or an
+        answer failed the simulator's re-check (a bug; nothing is printed for it)
+    2   bad input or usage: unknown game or level, unreadable or malformed level
+        file, malformed program, bad option; one line on stderr, no traceback
+    130 interrupted (Ctrl-C)
+
+Every answer `solve` prints has been re-run by the game's simulator first and
+must complete its level.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NoReturn
+
+import click
+
+from gridbot import __version__, games, levels
+from gridbot.grid import GridbotError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+EPILOG = (
+    "Exit status: 0 success; 1 a solve found no solution in time or an answer failed its re-check; "
+    "2 bad input or usage; 130 interrupted."
+)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip()) or text
+
+
+class _Group(click.Group):
+    """A command group that turns gridbot's own errors into one line and status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except GridbotError as exc:
+            click.echo(f"gridbot: {_one_line(str(exc))}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            ctx.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            ctx.exit(EXIT_FAILED)
+
+
+def _quiet_broken_pipe() -> None:
+    """Stop Python from complaining again about a closed stdout when it exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
+@click.version_option(__version__, prog_name="gridbot")
+def cli() -> None:
+    """Simulate and solve grid-robot puzzles, with proofs of optimality."""
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Console entry point (`gridbot`)."""
+    try:
+        cli.main(args=argv, prog_name="gridbot")
+    except KeyboardInterrupt:  # outside a command, e.g. while importing
+        sys.exit(EXIT_INTERRUPTED)
+    raise AssertionError("click returns only through SystemExit")  # pragma: no cover
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _game(name: str) -> ModuleType:
+    return games.get(name)
+
+
+def _resolve_spec(spec: str, game: str) -> str:
+    """`GAME:NAME` and file paths pass through; a bare bundled name (`7`) becomes `game:7`."""
+    if ":" in spec or Path(spec).exists() or levels.bundled(game, spec) is None:
+        return spec
+    return f"{game}:{spec}"
+
+
+def _load(spec: str, game: str) -> Any:
+    return levels.load(_resolve_spec(spec, game), game)
+
+
+def _level_name(level: Any, spec: str) -> str:
+    return getattr(level, "name", "") or spec
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    return str(value)
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, default=_json_default)
+
+
+def _fail(message: str) -> NoReturn:
+    """Report a failed re-check (a bug in a solver) and exit with status 1."""
+    click.echo(f"gridbot: re-check failed: {message}", err=True)
+    raise click.exceptions.Exit(EXIT_FAILED)
+
+
+@contextmanager
+def _progress_display(enabled: bool, label: str) -> Iterator[Callable[[dict], None] | None]:
+    """A rich status line fed by the solver's progress callback, or nothing."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console()
+    start = time.monotonic()
+    with console.status(f"{label}: starting") as status:
+
+        def progress(info: dict) -> None:
+            parts = [label]
+            if "length" in info:
+                parts.append(f"length {info['length']}")
+            if "candidates" in info:
+                parts.append(f"{int(info['candidates']):,} candidates")
+            seconds = info.get("seconds", time.monotonic() - start)
+            parts.append(f"{float(seconds):.1f} s")
+            status.update(", ".join(parts))
+
+        yield progress
+
+
+def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
+    verdict = game.run(level, solution).verdict
+    if not verdict.won:
+        _fail(f"the solver's answer {solution} for {name} does not complete it ({verdict})")
+
+
+# ---------------------------------------------------------------- commands
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("game")
+@click.argument("level_specs", metavar="LEVEL...", nargs=-1, required=True)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="S",
+    help="Seconds allowed per level; without it, search until proven optimal.",
+)
+@click.option("--all", "all_solutions", is_flag=True, help="List every optimal program (capped).")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level.")
+def solve(
+    game: str, level_specs: tuple[str, ...], time_limit: float | None, all_solutions: bool, as_json: bool
+) -> None:
+    """Find a shortest program for each LEVEL and prove it shortest.
+
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7) or a level file.
+    """
+    module = _game(game)
+    loaded = [(spec, _load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
+    show_progress = not as_json and _stdout_is_terminal()
+    failed = False
+    for spec, level in loaded:
+        name = _level_name(level, spec)
+        with _progress_display(show_progress, f"solving {name}") as progress:
+            result = module.solve(level, time_limit=time_limit, all_solutions=all_solutions, progress=progress)
+        if result.status in ("optimal", "solved"):
+            if result.solution is None:
+                _fail(f"the solver reported {result.status} for {name} without a program")
+            _recheck(module, level, name, result.solution)
+            tokens = getattr(result.solution, "tokens", result.length)
+            if tokens != result.length:
+                _fail(f"{result.solution} has {tokens} tokens, not {result.length}, for {name}")
+        for other in result.solutions:
+            _recheck(module, level, name, other)
+        if result.status == "timeout":
+            failed = True
+        if as_json:
+            click.echo(_dumps(result.to_json()))
+        else:
+            click.echo(_describe(result, name, all_solutions))
+    if failed:
+        raise click.exceptions.Exit(EXIT_FAILED)
+
+
+def _describe(result: Any, name: str, all_solutions: bool) -> str:
+    """The human-readable report of one SolveResult."""
+    stats = result.stats or {}
+    lines = []
+    proven = result.proven_impossible
+    if result.status == "optimal":
+        lines.append(f"{name}: optimal, {result.length} tokens (proven shortest)")
+    elif result.status == "solved":
+        lines.append(f"{name}: solved, {result.length} tokens (not proven shortest)")
+    elif result.status == "unsolvable":
+        lines.append(f"{name}: unsolvable (proven: no program completes this level)")
+    else:
+        lines.append(f"{name}: timeout, no solution found")
+    if result.solution is not None:
+        lines.append(f"  program     {result.solution}")
+    if result.status in ("solved", "timeout"):
+        lines.append(f"  lengths up to {proven} proven impossible" if proven > 0 else "  no length proven impossible")
+    if stats.get("reason"):
+        lines.append(f"  reason      {stats['reason']}")
+    if "candidates" in stats:
+        lines.append(f"  candidates  {int(stats['candidates']):,}")
+    lines.append(f"  seconds     {result.seconds:.3f}")
+    if all_solutions and result.solutions:
+        kind = "optimal" if result.status == "optimal" else "shortest found"
+        more = " (capped: there are more)" if result.solutions_capped else ""
+        count = len(result.solutions)
+        lines.append(f"  {count} {kind} program{'' if count == 1 else 's'}{more}:")
+        lines.extend(f"    {s}" for s in result.solutions)
+    return "\n".join(lines)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("game")
+@click.argument("level_spec", metavar="LEVEL")
+@click.argument("program_words", metavar="PROGRAM", nargs=-1, required=True)
+@click.option("--trace", is_flag=True, help="Show the board after every step.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    metavar="N",
+    help="With --trace: show at most N steps.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool, limit: int, as_json: bool) -> None:
+    """Run PROGRAM on LEVEL and print how it ends.
+
+    Quote the program (gridbot run carrots 2 'LOOP{F F R}'); several words are
+    joined with spaces.
+    """
+    if trace and as_json:
+        raise click.UsageError("--trace and --json cannot be combined")
+    module = _game(game)
+    level = _load(level_spec, module.NAME)
+    program = module.parse_program(" ".join(program_words))
+    outcome = module.run(level, program)
+    verdict = outcome.verdict
+    name = _level_name(level, level_spec)
+    tokens = getattr(program, "tokens", None)
+    if as_json:
+        data = {
+            "game": module.NAME,
+            "level": name,
+            "program": str(program),
+            "status": verdict.status,
+            "step": verdict.step,
+            "remaining": verdict.remaining,
+            "tokens": tokens,
+        }
+        click.echo(_dumps(data))
+        return
+    size = f"  ({tokens} token{'' if tokens == 1 else 's'})" if tokens is not None else ""
+    click.echo(f"level    {name}")
+    click.echo(f"program  {program}{size}")
+    if trace:
+        click.echo()
+        click.echo(module.format_trace(level, outcome, limit))
+        click.echo()
+    click.echo(f"verdict  {verdict}")
+
+
+@cli.command(name="levels", epilog=EPILOG)
+@click.argument("game", required=False)
+def list_levels(game: str | None) -> None:
+    """List bundled levels as GAME:NAME, of GAME or of every game."""
+    names = [_game(game).NAME] if game else list(games.GAMES)
+    for game_name in names:
+        for stem in levels.names(game_name):
+            spec = f"{game_name}:{stem}"
+            dims, size = _size_info(levels.load(spec))
+            click.echo(f"{spec:<16} {dims:<9} {size}".rstrip())
+
+
+def _size_info(level: Any) -> tuple[str, str]:
+    """("WIDTHxHEIGHT", "size N") of a level, each empty when the level does not say."""
+    rows = getattr(level, "rows", None)
+    dims = f"{max(len(r) for r in rows)}x{len(rows)}" if rows else ""
+    size = getattr(level, "size", None)
+    return dims, f"size {size}" if isinstance(size, int) else ""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+"""Compiled hot loops of the Carrots solver, each with a pure-Python twin.
+
+Data layout shared by every kernel: a *fragment table* holds, for k fragments and
+S = 4 x squares states (state = 4 x square + facing), `ends[k, s]` (int32, the
+state after running fragment k from s) and `vis[k, s, w]` (uint64 words of the
+bitset of squares landed on meanwhile). The twins (`py_*`) define the meaning;
+tests run both on random tables and compare.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ------------------------------------------------------------------ fingerprints
+
+
+@njit(cache=True)
+def fingerprints(ends, vis, r1, r2):  # pragma: no cover - compiled
+    """A 64-bit hash per fragment (row); equal fragments hash equally. O(k x S x W)."""
+    k, s_count = ends.shape
+    w_count = vis.shape[2]
+    out = np.zeros(k, np.uint64)
+    for i in range(k):
+        h = np.uint64(0)
+        for s in range(s_count):
+            h += np.uint64(ends[i, s] + 1) * r1[s]
+            for w in range(w_count):
+                h += vis[i, s, w] * r2[s, w]
+        out[i] = h
+    return out
+
+
+def py_fingerprints(ends, vis, r1, r2):
+    with np.errstate(over="ignore"):
+        return ((ends.astype(np.uint64) + np.uint64(1)) * r1).sum(axis=1, dtype=np.uint64) + (vis * r2).sum(
+            axis=(1, 2), dtype=np.uint64
+        )
+
+
+# ------------------------------------------------------------------ loop powers
+
+
+@njit(cache=True)
+def loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h):  # pragma: no cover - compiled
+    """All distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ...
+
+    Writes the n-th power's table row to out_e[n-1], out_v[n-1] and returns the
+    number of distinct powers: the iteration stops at the first n whose whole
+    behaviour (every state's end and marks) equals an earlier power's, after
+    which the powers repeat periodically, so every count is covered. Bounded by
+    the buffers' length (the caller sizes them to the state count squared bound
+    and grows them if needed; returns -1 if they are too short).
+    """
+    s_count = ends.shape[1]
+    w_count = vis.shape[2]
+    limit = out_e.shape[0]
+    for s in range(s_count):
+        out_e[0, s] = ends[k, s]
+        for w in range(w_count):
+            out_v[0, s, w] = vis[k, s, w]
+    n = 1
+    while True:
+        h = np.uint64(0)
+        for s in range(s_count):
+            h += np.uint64(out_e[n - 1, s] + 1) * r1[s]
+            for w in range(w_count):
+                h += out_v[n - 1, s, w] * r2[s, w]
+        out_h[n - 1] = h
+        for j in range(n - 1):
+            if out_h[j] == h:
+                same = True
+                for s in range(s_count):
+                    if out_e[j, s] != out_e[n - 1, s]:
+                        same = False
+                        break
+                    for w in range(w_count):
+                        if out_v[j, s, w] != out_v[n - 1, s, w]:
+                            same = False
+                            break
+                    if not same:
+                        break
+                if same:
+                    return n - 1
+        if n == limit:
+            return -1
+        for s in range(s_count):
+            mid = out_e[n - 1, s]
+            out_e[n, s] = ends[k, mid]
+            for w in range(w_count):
+                out_v[n, s, w] = out_v[n - 1, s, w] | vis[k, mid, w]
+        n += 1
+
+
+def py_loop_powers(ends, vis, k):
+    """Twin of loop_powers: the list of distinct (ends, vis) rows of LOOP(n){k}, n = 1, 2, ..."""
+    rows: list[tuple[np.ndarray, np.ndarray]] = []
+    e, v = ends[k].copy(), vis[k].copy()
+    while not any(np.array_equal(e, e2) and np.array_equal(v, v2) for e2, v2 in rows):
+        rows.append((e, v))
+        e, v = ends[k][e], v | vis[k][e]
+    return rows
+
+
+# ------------------------------------------------------------------ orbits
+
+
+@njit(cache=True)
+def trajectory(ends, vis, k, s0, seen, out_s, out_v):  # pragma: no cover - compiled
+    """Iterate fragment k from state s0 until a state repeats.
+
+    out_s[i] is the state after i iterations and out_v[i] the squares marked by
+    them; returns (mu, lam): out_s[mu + lam] == out_s[mu], all earlier distinct.
+    `seen` is a scratch array of -1 of length S (left as it was found).
+    O(mu + lam) <= O(S).
+    """
+    w_count = vis.shape[2]
+    s = s0
+    n = 0
+    out_s[0] = s0
+    for w in range(w_count):
+        out_v[0, w] = 0
+    while seen[s] < 0:
+        seen[s] = n
+        for w in range(w_count):
+            out_v[n + 1, w] = out_v[n, w] | vis[k, s, w]
+        s = ends[k, s]
+        n += 1
+        out_s[n] = s
+    mu = seen[s]
+    for i in range(n):
+        seen[out_s[i]] = -1
+    return mu, n - mu
+
+
+def py_trajectory(ends, vis, k, s0):
+    """Twin of trajectory: (states, cumulative marks as int tuples, mu, lam)."""
+    states, marks, where = [s0], [np.zeros(vis.shape[2], np.uint64)], {}
+    s = s0
+    while s not in where:
+        where[s] = len(states) - 1
+        marks.append(marks[-1] | vis[k, s])
+        s = int(ends[k, s])
+        states.append(s)
+    mu = where[s]
+    return states, marks, mu, len(states) - 1 - mu
+
+
+@njit(cache=True)
+def pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal, seen, scratch):  # pragma: no cover - compiled
+    """For each pair i, does LOOP{y[yks[i]] g[gks[i]]} started at s0 mark every square?
+
+    `base` is the marks before the loop, `goal` the full board. A negative gks[i]
+    means the body is y alone. Returns an int8 array (1 = covers). Each pair costs
+    O(S) at most: its iteration states repeat within S steps, after which no new
+    square is marked.
+    """
+    w_count = yv.shape[2]
+    n_pairs = yks.shape[0]
+    out = np.zeros(n_pairs, np.int8)
+    acc = np.zeros(w_count, np.uint64)
+    for i in range(n_pairs):
+        y = yks[i]
+        g = gks[i]
+        for w in range(w_count):
+            acc[w] = base[w]
+        s = s0
+        n = 0
+        hit = False
+        while seen[s] < 0:
+            seen[s] = 1
+            scratch[n] = s
+            n += 1
+            mid = ye[y, s]
+            if g >= 0:
+                nxt = ge[g, mid]
+                for w in range(w_count):
+                    acc[w] |= yv[y, s, w] | gv[g, mid, w]
+            else:
+                nxt = mid
+                for w in range(w_count):
+                    acc[w] |= yv[y, s, w]
+            full = True
+            for w in range(w_count):
+                if acc[w] != goal[w]:
+                    full = False
+                    break
+            if full:
+                hit = True
+                break
+            s = nxt
+        for j in range(n):
+            seen[scratch[j]] = -1
+        if hit:
+            out[i] = 1
+    return out
+
+
+def py_pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal):
+    out = np.zeros(len(yks), np.int8)
+    for i, (y, g) in enumerate(zip(yks, gks, strict=True)):
+        acc, s, seen = base.copy(), s0, set()
+        while s not in seen:
+            seen.add(s)
+            mid = int(ye[y, s])
+            acc |= yv[y, s]
+            if g >= 0:
+                acc |= gv[g, mid]
+                mid = int(ge[g, mid])
+            s = mid
+        out[i] = int(np.array_equal(acc, goal))
+    return out
+
+
+@njit(cache=True)
+def first_cover(vis, states, marks, goal):  # pragma: no cover - compiled
+    """For each (states[i], marks[i]): the first fragment k with vis[k, s] | marks == goal, or -1.
+
+    O(len(states) x k x W) in the worst case.
+    """
+    w_count = vis.shape[2]
+    out = np.full(states.shape[0], -1, np.int64)
+    for i in range(states.shape[0]):
+        s = states[i]
+        for k in range(vis.shape[0]):
+            full = True
+            for w in range(w_count):
+                if vis[k, s, w] | marks[i, w] != goal[w]:
+                    full = False
+                    break
+            if full:
+                out[i] = k
+                break
+    return out
+
+
+def py_first_cover(vis, states, marks, goal):
+    out = np.full(len(states), -1, np.int64)
+    for i, s in enumerate(states):
+        hits = np.nonzero(((vis[:, s, :] | marks[i]) == goal).all(axis=1))[0]
+        if len(hits):
+            out[i] = hits[0]
+    return out
+
+
+@njit(cache=True)
+def _count_children(mu, lam):  # pragma: no cover - compiled
+    return max(0, mu - 2) + (mu + 2 * lam - max(2, mu + lam))
+
+
+@njit(cache=True)
+def loop_children(ends, vis, s0, base, seen, traj_s, traj_v):  # pragma: no cover - compiled
+    """Every non-dominated outcome of LOOP(n){k}, n >= 2, run once from s0, for every fragment k.
+
+    Returns (body, count, state, marks) arrays. From s0 the iteration states are
+    s_0 .. s_{mu+lam-1} then repeat; for n >= mu + lam the marks are complete,
+    so n in [mu, mu+lam) is dominated by n + lam (same end state, superset of
+    marks). Kept: n in [2, mu) and n in [max(2, mu+lam), mu+2*lam).
+    """
+    nb = ends.shape[0]
+    w_count = vis.shape[2]
+    mus = np.empty(nb, np.int64)
+    lams = np.empty(nb, np.int64)
+    total = 0
+    for k in range(nb):
+        mu, lam = trajectory(ends, vis, k, s0, seen, traj_s, traj_v)
+        mus[k] = mu
+        lams[k] = lam
+        total += _count_children(mu, lam)
+    body = np.empty(total, np.int64)
+    count = np.empty(total, np.int64)
+    state = np.empty(total, np.int64)
+    marks = np.empty((total, w_count), np.uint64)
+    i = 0
+    for k in range(nb):
+        mu, lam = trajectory(ends, vis, k, s0, seen, traj_s, traj_v)
+        for n in range(2, mu):
+            body[i] = k
+            count[i] = n
+            state[i] = traj_s[n]
+            for w in range(w_count):
+                marks[i, w] = base[w] | traj_v[n, w]
+            i += 1
+        for n in range(max(2, mu + lam), mu + 2 * lam):
+            body[i] = k
+            count[i] = n
+            state[i] = traj_s[mu + (n - mu) % lam]
+            for w in range(w_count):
+                marks[i, w] = base[w] | traj_v[mu + lam, w]
+            i += 1
+    return body, count, state, marks
+
+
+def py_loop_children(ends, vis, s0, base):
+    """Twin of loop_children, as a list of (body, count, state, marks)."""
+    out = []
+    for k in range(ends.shape[0]):
+        states, marks, mu, lam = py_trajectory(ends, vis, k, s0)
+        for n in range(2, mu):
+            out.append((k, n, states[n], base | marks[n]))
+        for n in range(max(2, mu + lam), mu + 2 * lam):
+            out.append((k, n, states[mu + (n - mu) % lam], base | marks[mu + lam]))
+    return out

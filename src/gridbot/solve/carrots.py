@@ -1,0 +1,479 @@
+"""Shortest Carrots programs, with a proof that none is shorter.
+
+>>> import gridbot
+>>> from gridbot.solve.carrots import solve
+>>> result = solve(gridbot.load("carrots:2"))
+>>> result.status, result.length, str(result.program)
+('optimal', 4, 'LOOP{F F R}')
+
+How the search works, and why each cut is safe
+----------------------------------------------
+1. *Marks never steer the bunny.* `F`, `L`, `R` depend only on the board, so a
+   program's path is fixed and the board is complete iff the squares it lands on
+   (plus those marked at the start) are all of them. Stopping at completion
+   changes nothing about *whether* a program completes.
+2. *A fragment is a function.* Any piece of program, run from a state
+   (square, facing), ends in a fixed state having marked a fixed set of squares.
+   We store that function for all 4 x squares states as a row of a table
+   (`FragmentTables`), and keep one fragment per distinct function, the first
+   (cheapest) found. Two fragments with equal functions can replace each other
+   anywhere (in sequence or as a loop body) without changing any run, so keeping
+   one loses no program length. This single rule subsumes the syntactic ones
+   (`L R` = nothing, `L L` = `R R`, `LOOP(1){X}` = `X`, loops of turns, a loop
+   whose body is one loop).
+3. *Loop counts are finite in effect.* For a body f, the powers f^1, f^2, ...
+   (as whole functions, marks included) are eventually periodic because there
+   are finitely many functions; `loop_powers` stops at the first repeat, so
+   every count, however large, is represented. `LOOP{...}` never ends, so only
+   its marks matter, and those equal the marks of a large enough count: it is
+   searched as such and printed as `LOOP{...}` when it is the last statement.
+4. *Fragments of cost c* are: statements of cost c (loops over fragments of cost
+   c-1 with every distinct count) and a statement of cost a followed by a
+   fragment of cost c-a. With rule 2 applied at every cost, by induction every
+   function reachable at cost <= c is in the tables.
+5. *Top level.* A program is a sequence run once from the start, so only the
+   state and marks reached after a prefix matter for what follows. Iterative
+   deepening on the length K: tables up to m = K-2 are built; the search expands
+   the first one or two top-level statements, then asks the tables whether any
+   fragment of the remaining budget completes the board. A top-level loop runs
+   once, from one state: its iteration states repeat after mu + lam iterations,
+   so counts n in [mu, mu+lam) are dominated by n + lam (same end, more marks)
+   and only n < mu and n in [mu+lam, mu+2 lam) are tried (`loop_children`).
+   The only statement too big for the tables is a final loop of cost K whose
+   body costs K-1 = m+1: its body is a statement followed by a table fragment,
+   and only its coverage from the start matters (`pair_covers`).
+   A length K is declared impossible only after all of this fails, so the first
+   K that succeeds is optimal.
+
+Complexity: dominated by the table for cost K-2, which grows about 6-7x per
+token; memory is about 4 x squares x (4 + 8 x words) bytes per fragment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gridbot.games import carrots
+from gridbot.games.carrots import Level, Loop, Move, Program, Statement
+from gridbot.kernels import carrots as kern
+from gridbot.result import SolveResult
+from gridbot.solve.search import Clock, Progress, Timeout
+
+PRIMS = "FLR"
+PAIR_CHUNK = 200_000
+MAX_ALL = 100
+
+
+@dataclass(slots=True)
+class _Table:
+    """Fragments of one cost. The first `statements` rows are single statements."""
+
+    ends: np.ndarray  # (k, S) int32
+    vis: np.ndarray  # (k, S, W) uint64
+    statements: int
+    kind: np.ndarray  # 0 primitive (p1 = index in PRIMS), 1 loop (p1 body, p2 count), 2 sequence
+    p1: np.ndarray  # sequence: cost a of the first statement
+    p2: np.ndarray  # sequence: its row in table a
+    p3: np.ndarray  # sequence: row of the rest in table c - a
+
+    def __len__(self) -> int:
+        return self.ends.shape[0]
+
+
+class FragmentTables:
+    """Every distinct fragment function by cost, built on demand (rules 2-4 of the module doc)."""
+
+    def __init__(self, level: Level, seed: int = 12345) -> None:
+        self.level = level
+        n = level.size
+        self.S = 4 * n
+        self.W = (n + 63) // 64
+        rng = np.random.default_rng(seed)
+        self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
+        self.r2 = rng.integers(1, 2**63, size=(self.S, self.W), dtype=np.uint64)
+        self.tables: dict[int, _Table] = {}
+        # fingerprint -> rows (ends, vis) with that fingerprint, for exact comparison
+        self.registry: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self.built = 0
+        self.candidates = 0
+        self._identity = (np.arange(self.S, dtype=np.int32)[None, :], np.zeros((1, self.S, self.W), np.uint64))
+        self._admit(*self._identity)  # the empty fragment, cost 0
+
+    # -- building
+
+    def primitive_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of F, L, R, from the game's own `step` rule."""
+        ends = np.zeros((3, self.S), np.int32)
+        vis = np.zeros((3, self.S, self.W), np.uint64)
+        for square in range(self.level.size):
+            for facing in range(4):
+                s = 4 * square + facing
+                for k, op in enumerate(PRIMS):
+                    q, f = carrots.step(self.level, (square, facing), op)
+                    ends[k, s] = 4 * q + f
+                    if op == "F":
+                        vis[k, s, q // 64] |= np.uint64(1) << np.uint64(q % 64)
+        return ends, vis
+
+    def _admit(self, ends: np.ndarray, vis: np.ndarray) -> tuple[np.ndarray, list[tuple[list, int]]]:
+        """Rows whose function is new (rule 2, exact): their indices, and where each was registered."""
+        self.candidates += len(ends)
+        fps = kern.fingerprints(ends, vis, self.r1, self.r2)
+        _, first = np.unique(fps, return_index=True)
+        order = np.sort(first).tolist()
+        if len(first) < len(fps):  # equal fingerprints inside the batch: compare those rows exactly too
+            order = list(range(len(fps)))
+        keep: list[int] = []
+        where: list[tuple[list, int]] = []
+        for i in order:
+            bucket = self.registry.setdefault(int(fps[i]), [])
+            if any(np.array_equal(e, ends[i]) and np.array_equal(v, vis[i]) for e, v in bucket):
+                continue
+            keep.append(i)
+            where.append((bucket, len(bucket)))
+            bucket.append((ends[i], vis[i]))
+        return np.array(keep, dtype=np.int64), where
+
+    def ensure(self, cost: int, clock: Clock | None = None) -> None:
+        """Build the tables of every cost up to `cost`."""
+        while self.built < cost:
+            self.tables[self.built + 1] = self._build(self.built + 1, clock)
+            self.built += 1
+
+    def _build(self, c: int, clock: Clock | None) -> _Table:
+        chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        registered: list[tuple[list, int]] = []  # registry slot of each kept row, in table order
+
+        def add(ends, vis, kind, p1, p2, p3):
+            sel, where = self._admit(ends, vis)
+            if len(sel):
+                chunk = (ends[sel], vis[sel], kind[sel], p1[sel], p2[sel], p3[sel])
+                chunks.append(chunk)
+                for j, (bucket, pos) in enumerate(where):  # let go of the candidate batch
+                    bucket[pos] = (chunk[0][j], chunk[1][j])
+                registered.extend(where)
+
+        def consts(k: int, value: int) -> np.ndarray:
+            return np.full(k, value, np.int64)
+
+        if c == 1:
+            ends, vis = self.primitive_rows()
+            add(ends, vis, consts(3, 0), np.arange(3, dtype=np.int64), consts(3, 0), consts(3, 0))
+        else:
+            body = self.tables[c - 1]
+            limit = 64
+            buf_e = np.empty((limit, self.S), np.int32)
+            buf_v = np.empty((limit, self.S, self.W), np.uint64)
+            buf_h = np.empty(limit, np.uint64)
+            for k in range(len(body)):
+                while (n := kern.loop_powers(body.ends, body.vis, k, self.r1, self.r2, buf_e, buf_v, buf_h)) < 0:
+                    limit *= 2
+                    buf_e = np.empty((limit, self.S), np.int32)
+                    buf_v = np.empty((limit, self.S, self.W), np.uint64)
+                    buf_h = np.empty(limit, np.uint64)
+                if n >= 2:  # LOOP(1){f} is f itself
+                    counts = np.arange(2, n + 1, dtype=np.int64)
+                    add(buf_e[1:n], buf_v[1:n], consts(n - 1, 1), consts(n - 1, k), counts, consts(n - 1, 0))
+                if clock is not None and k % 256 == 0:
+                    clock.check(phase=f"loops of cost {c}", candidates=self.candidates)
+        statements = sum(len(ch[0]) for ch in chunks)
+        for a in range(1, c):
+            first, rest = self.tables[a], self.tables[c - a]
+            for x in range(first.statements):
+                xe = first.ends[x]
+                ends = rest.ends[:, xe]
+                vis = first.vis[x][None, :, :] | rest.vis[:, xe, :]
+                k = len(rest)
+                add(ends, vis, consts(k, 2), consts(k, a), consts(k, x), np.arange(k, dtype=np.int64))
+                if clock is not None:
+                    clock.check(phase=f"sequences of cost {c}", candidates=self.candidates)
+        if not chunks:
+            empty = np.zeros(0, np.int64)
+            return _Table(
+                np.zeros((0, self.S), np.int32), np.zeros((0, self.S, self.W), np.uint64), 0, empty, empty, empty, empty
+            )
+        cols = list(zip(*chunks, strict=True))
+        table = _Table(
+            np.concatenate(cols[0]),
+            np.concatenate(cols[1]),
+            statements,
+            *(np.concatenate(col) for col in cols[2:]),
+        )
+        for j, (bucket, pos) in enumerate(registered):
+            bucket[pos] = (table.ends[j], table.vis[j])
+        return table
+
+    # -- reading programs back
+
+    def fragment(self, cost: int, row: int) -> tuple[Statement, ...]:
+        """The program text (as statements) of fragment `row` of cost `cost`."""
+        t = self.tables[cost]
+        kind = int(t.kind[row])
+        if kind == 0:
+            return (Move(PRIMS[int(t.p1[row])]),)
+        if kind == 1:
+            return (Loop(self.fragment(cost - 1, int(t.p1[row])), int(t.p2[row])),)
+        a = int(t.p1[row])
+        return self.fragment(a, int(t.p2[row])) + self.fragment(cost - a, int(t.p3[row]))
+
+
+class _Found(Exception):
+    """Unwinds the search at the first solution (when not listing all)."""
+
+
+class _Search:
+    """One deepening step: is there a program of at most K tokens? (rule 5 of the module doc)"""
+
+    def __init__(self, tables: FragmentTables, K: int, clock: Clock, all_solutions: bool) -> None:
+        self.t = tables
+        self.K = K
+        self.m = max(K - 2, 0)
+        self.clock = clock
+        self.all = all_solutions
+        self.solutions: list[tuple[Any, ...]] = []
+        self.capped = False
+        self.expanded: dict[tuple[int, bytes], int] = {}
+        self.children = 0
+        level = tables.level
+        self.goal = np.zeros(tables.W, np.uint64)
+        for i in range(level.size):
+            self.goal[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+        self.prims = tables.primitive_rows()
+        self.seen = np.full(tables.S, -1, np.int64)
+        self.traj_s = np.empty(tables.S + 2, np.int64)
+        self.traj_v = np.empty((tables.S + 2, tables.W), np.uint64)
+
+    def run(self, s0: int, marks: np.ndarray) -> list[tuple[Any, ...]]:
+        with contextlib.suppress(_Found):
+            self._expand(s0, marks, self.K, ())
+        return self.solutions
+
+    def _report(self, items: tuple[Any, ...]) -> None:
+        self.solutions.append(items)
+        if not self.all:
+            raise _Found
+        if len(self.solutions) >= MAX_ALL:
+            self.capped = True
+            raise _Found
+
+    def _tick(self) -> None:
+        self.clock.check(length=self.K, candidates=self.t.candidates + self.children)
+
+    def _expand(self, s: int, marks: np.ndarray, b: int, prefix: tuple[Any, ...]) -> None:
+        """Try every program of at most b tokens from (s, marks); here b > m."""
+        key = (s, marks.tobytes())
+        if self.expanded.get(key, -1) >= b:
+            return
+        self.expanded[key] = b
+        self._tick()
+        pe, pv = self.prims
+        for k, op in enumerate(PRIMS):
+            s2 = int(pe[k, s])
+            m2 = marks | pv[k, s]
+            if s2 == s and np.array_equal(m2, marks):
+                continue
+            item = prefix + (("op", op),)
+            if b - 1 > self.m:
+                self._expand(s2, m2, b - 1, item)
+            else:
+                self._finish(np.array([s2]), m2[None, :], b - 1, [item])
+        for c in range(1, min(self.m, b - 1) + 1):
+            t = self.t.tables[c]
+            body, count, state, m2 = kern.loop_children(t.ends, t.vis, s, marks, self.seen, self.traj_s, self.traj_v)
+            self.children += len(body)
+            # exact duplicates (same state and marks) need only one representative
+            key_rows = np.concatenate([state[:, None].astype(np.uint64), m2], axis=1)
+            _, idx = np.unique(key_rows, axis=0, return_index=True)
+            idx.sort()
+            items = [prefix + (("loop", c, int(body[i]), int(count[i])),) for i in idx.tolist()]
+            self._finish(state[idx], m2[idx], b - 1 - c, items)
+            self._tick()
+        if b - 1 == self.m + 1:
+            self._final_pairs(s, marks, prefix)
+
+    def _finish(self, states: np.ndarray, marks: np.ndarray, r: int, prefixes: list[tuple[Any, ...]]) -> None:
+        """For each child, is it complete, or does a table fragment of cost <= r complete it?"""
+        done = (marks == self.goal).all(axis=1)
+        for i in np.nonzero(done)[0].tolist():
+            self._report(prefixes[i])
+        for c in range(1, r + 1):
+            t = self.t.tables[c]
+            if not len(t):
+                continue
+            hit = kern.first_cover(t.vis, states, marks, self.goal)
+            for i in np.nonzero((hit >= 0) & ~done)[0].tolist():
+                rows = [int(hit[i])]
+                if self.all:
+                    cover = ((t.vis[:, states[i], :] | marks[i]) == self.goal).all(axis=1)
+                    rows = np.nonzero(cover)[0].tolist()
+                for k in rows:
+                    self._report(prefixes[i] + (("frag", c, k),))
+            self._tick()
+
+    def _final_pairs(self, s: int, marks: np.ndarray, prefix: tuple[Any, ...]) -> None:
+        """Final loops LOOP{y g} of cost m+2: y a statement of cost a, g a fragment of cost m+1-a."""
+        m = self.m
+        plans: list[tuple[int, int]] = [(a, m + 1 - a) for a in range(1, m + 1)]
+        if m == 0:
+            plans.append((1, 0))
+        for a, rest_cost in plans:
+            first = self.t.tables[a]
+            ys = np.arange(first.statements, dtype=np.int64)
+            if rest_cost:
+                rest = self.t.tables[rest_cost]
+                ge, gv, ng = rest.ends, rest.vis, len(rest)
+            else:
+                ge, gv, ng = first.ends, first.vis, 1
+            if not len(ys) or not ng:
+                continue
+            pairs_y = np.repeat(ys, ng)
+            pairs_g = np.tile(np.arange(ng, dtype=np.int64), len(ys)) if rest_cost else np.full(len(ys), -1, np.int64)
+            for lo in range(0, len(pairs_y), PAIR_CHUNK):
+                py, pg = pairs_y[lo : lo + PAIR_CHUNK], pairs_g[lo : lo + PAIR_CHUNK]
+                ok = kern.pair_covers(
+                    first.ends, first.vis, py, ge, gv, pg, s, marks, self.goal, self.seen, self.traj_s
+                )
+                self.children += len(py)
+                for i in np.nonzero(ok)[0].tolist():
+                    self._report(prefix + (("pair", a, int(py[i]), rest_cost, int(pg[i])),))
+                self._tick()
+
+    def program(self, items: tuple[Any, ...]) -> Program:
+        """The program a solution's items stand for; a loop that ends it prints as LOOP{...} if that still works."""
+        body: list[Statement] = []
+        for item in items:
+            if item[0] == "op":
+                body.append(Move(item[1]))
+            elif item[0] == "loop":
+                body.append(Loop(self.t.fragment(item[1], item[2]), item[3]))
+            elif item[0] == "frag":
+                body.extend(self.t.fragment(item[1], item[2]))
+            else:
+                _, a, y, rest_cost, g = item
+                inner = self.t.fragment(a, y) + (self.t.fragment(rest_cost, g) if rest_cost else ())
+                body.append(Loop(inner, None))
+        program = Program(tuple(body))
+        last = body[-1] if body else None
+        if isinstance(last, Loop) and last.count is not None:
+            unbounded = Program(tuple(body[:-1]) + (Loop(last.body, None),))
+            if carrots.run(self.t.level, unbounded).verdict.won:
+                program = unbounded
+        return program
+
+
+# ---------------------------------------------------------------- front
+
+
+def reachable(level: Level) -> set[int]:
+    """Squares the bunny can ever stand on: those joined to the start through neighbouring squares. O(squares)."""
+    seen = {level.start}
+    todo = [level.start]
+    while todo:
+        sq = todo.pop()
+        for facing in range(4):
+            nxt = level.hop(sq, facing)
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def walk(level: Level) -> Program:
+    """A plain (long) program marking every reachable square: a depth-first tour. O(squares)."""
+    ops: list[str] = []
+    state = level.start_state
+    seen = {level.start}
+
+    def go(target_facing: int) -> None:
+        nonlocal state
+        turns = (target_facing - state[1]) % 4
+        ops.extend({0: "", 1: "R", 2: "RR", 3: "L"}[turns])
+        ops.append("F")
+        state = (level.hop(state[0], target_facing), target_facing)
+
+    def visit(sq: int) -> None:
+        for facing in range(4):
+            nxt = level.hop(sq, facing)
+            if nxt not in seen:
+                seen.add(nxt)
+                go(facing)
+                visit(nxt)
+                go((facing + 2) % 4)
+
+    visit(level.start)
+    while ops and ops[-1] != "F":
+        ops.pop()
+    return Program(tuple(Move(op) for op in ops))
+
+
+def solve(
+    level: Level,
+    time_limit: float | None = None,
+    all_solutions: bool = False,
+    progress: Progress | None = None,
+    max_length: int | None = None,
+) -> SolveResult:
+    """A shortest program for `level` and the proof that it is shortest.
+
+    Returns a SolveResult: status 'optimal' (with `solutions` when
+    `all_solutions`), 'unsolvable' (a square cannot be reached; stats name it),
+    or, when `time_limit` seconds (or `max_length`) run out first, 'solved'
+    with a plain tour program and `lower_bound` = the first length not excluded.
+    Exponential in the optimal length (see the module docstring).
+    """
+    clock = Clock(time_limit, progress)
+    name = level.name
+    start_marks = level.initial_marks | (1 << level.start)
+    if start_marks == level.goal:
+        return SolveResult("carrots", name, "optimal", Program(()), 0, clock.seconds, 0, {"candidates": 0})
+    can_reach = reachable(level)
+    missing = [sq for sq in range(level.size) if sq not in can_reach and not start_marks >> sq & 1]
+    if missing:
+        r, c = level.squares[missing[0]]
+        stats = {"candidates": 0, "reason": f"square at line {r + 1}, column {c + 1} cannot be reached"}
+        return SolveResult("carrots", name, "unsolvable", None, None, clock.seconds, 0, stats)
+    tables = FragmentTables(level)
+    marks = np.zeros(tables.W, np.uint64)
+    for i in range(level.size):
+        if start_marks >> i & 1:
+            marks[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    s0 = 4 * level.start + level.start_state[1]
+    K = 1
+    children = 0
+    try:
+        while max_length is None or max_length >= K:
+            tables.ensure(max(1, K - 2), clock)
+            search = _Search(tables, K, clock, all_solutions)
+            found = search.run(s0, marks)
+            children += search.children
+            if found:
+                programs: list[Program] = []
+                for items in found:
+                    p = search.program(items)
+                    if carrots.run(level, p).verdict.won and p not in programs:
+                        programs.append(p)
+                if not programs:
+                    raise AssertionError("solver and simulator disagree")  # a bug, never expected
+                stats = {"candidates": tables.candidates + children, "fragments": sum(map(len, tables.tables.values()))}
+                return SolveResult(
+                    "carrots",
+                    name,
+                    "optimal",
+                    programs[0],
+                    programs[0].tokens,
+                    clock.seconds,
+                    K,
+                    stats,
+                    tuple(programs) if all_solutions else (),
+                    search.capped,
+                )
+            K += 1
+    except Timeout:
+        pass
+    fallback = walk(level)
+    stats = {"candidates": tables.candidates + children}
+    return SolveResult("carrots", name, "solved", fallback, fallback.tokens, clock.seconds, K, stats)

@@ -1,0 +1,101 @@
+"""Each compiled Carrots kernel against its pure-Python twin, on random fragment tables."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, target
+from hypothesis import strategies as st
+
+from gridbot.kernels import carrots as kern
+
+
+@st.composite
+def tables(draw):
+    """A random table: k fragments over S states, marks in W words (as the solver lays them out)."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    k = draw(st.integers(1, 6))
+    S = draw(st.integers(1, 12))
+    W = draw(st.integers(1, 2))
+    ends = rng.integers(0, S, size=(k, S)).astype(np.int32)
+    bits = rng.integers(0, 2**63, size=(2, k, S, W), dtype=np.uint64)
+    vis = bits[0] & bits[1]
+    return rng, ends, vis
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables())
+def test_fingerprints_twin(data) -> None:
+    rng, ends, vis = data
+    S, W = vis.shape[1:]
+    r1 = rng.integers(1, 2**63, size=S, dtype=np.uint64)
+    r2 = rng.integers(1, 2**63, size=(S, W), dtype=np.uint64)
+    assert np.array_equal(kern.fingerprints(ends, vis, r1, r2), kern.py_fingerprints(ends, vis, r1, r2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables())
+def test_loop_powers_twin(data) -> None:
+    rng, ends, vis = data
+    S, W = vis.shape[1:]
+    r1 = rng.integers(1, 2**63, size=S, dtype=np.uint64)
+    r2 = rng.integers(1, 2**63, size=(S, W), dtype=np.uint64)
+    limit = 4 * S * S + 4
+    out_e = np.empty((limit, S), np.int32)
+    out_v = np.empty((limit, S, W), np.uint64)
+    out_h = np.empty(limit, np.uint64)
+    for k in range(ends.shape[0]):
+        n = kern.loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h)
+        rows = kern.py_loop_powers(ends, vis, k)
+        assert n == len(rows)
+        for i, (e, v) in enumerate(rows):
+            assert np.array_equal(out_e[i], e) and np.array_equal(out_v[i], v)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables(), st.data())
+def test_trajectory_and_loop_children_twins(data, more) -> None:
+    rng, ends, vis = data
+    S, W = vis.shape[1:]
+    s0 = more.draw(st.integers(0, S - 1))
+    base = rng.integers(0, 2**63, size=W, dtype=np.uint64)
+    seen = np.full(S, -1, np.int64)
+    out_s = np.empty(S + 2, np.int64)
+    out_v = np.empty((S + 2, W), np.uint64)
+    for k in range(ends.shape[0]):
+        mu, lam = kern.trajectory(ends, vis, k, s0, seen, out_s, out_v)
+        states, marks, mu2, lam2 = kern.py_trajectory(ends, vis, k, s0)
+        assert (mu, lam) == (mu2, lam2)
+        assert out_s[: mu + lam + 1].tolist() == states
+        assert all(np.array_equal(out_v[i], m) for i, m in enumerate(marks))
+        assert (seen == -1).all()
+    body, count, state, marks = kern.loop_children(ends, vis, s0, base, seen, out_s, out_v)
+    twin = kern.py_loop_children(ends, vis, s0, base)
+    assert [(int(b), int(c), int(s), m.tobytes()) for b, c, s, m in zip(body, count, state, marks, strict=True)] == [
+        (b, c, s, m.tobytes()) for b, c, s, m in twin
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables(), tables(), st.data())
+def test_pair_covers_and_first_cover_twins(first, second, more) -> None:
+    rng, ye, yv = first
+    _, ge, gv = second
+    S = min(ye.shape[1], ge.shape[1])
+    W = min(yv.shape[2], gv.shape[2])
+    ye, yv = np.ascontiguousarray(ye[:, :S] % S), np.ascontiguousarray(yv[:, :S, :W])
+    ge, gv = np.ascontiguousarray(ge[:, :S] % S), np.ascontiguousarray(gv[:, :S, :W])
+    goal = np.full(W, np.uint64(0b111))  # few bits, so that covering happens often enough to test
+    yv, gv = yv & goal, gv & goal
+    base = rng.integers(0, 8, size=W, dtype=np.uint64)
+    yks = np.repeat(np.arange(ye.shape[0]), ge.shape[0] + 1)
+    gks = np.tile(np.arange(-1, ge.shape[0]), ye.shape[0])
+    s0 = more.draw(st.integers(0, S - 1))
+    seen = np.full(S, -1, np.int64)
+    scratch = np.empty(S + 1, np.int64)
+    got = kern.pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal, seen, scratch)
+    assert np.array_equal(got, kern.py_pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal))
+    states = rng.integers(0, S, size=5)
+    marks = rng.integers(0, 8, size=(5, W), dtype=np.uint64)
+    assert np.array_equal(kern.first_cover(yv, states, marks, goal), kern.py_first_cover(yv, states, marks, goal))
+    target(float(got.sum()))  # steer towards tables where some pairs do cover
