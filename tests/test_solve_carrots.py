@@ -185,3 +185,46 @@ def test_last_loop_prints_unbounded_when_that_still_completes() -> None:
     result = solve(gridbot.load("carrots:3"))
     assert str(result.program).startswith("LOOP{")
     assert np.all([isinstance(result.program.body[-1], Loop)])
+
+
+@pytest.mark.parametrize("name", ["carrots:2", "carrots:4", "carrots:11"])
+def test_tables_are_exact_even_when_every_fingerprint_collides(name: str) -> None:
+    """Equal fingerprints never merge different functions: with a hash that maps all to 0, tables are the same."""
+    from gridbot.solve.carrots import FragmentTables
+
+    level = gridbot.load(name)
+    strong, weak = FragmentTables(level), FragmentTables(level, weak_hash=True)
+    strong.ensure(3)
+    weak.ensure(3)
+    for cost in (1, 2, 3):
+        a, b = strong.tables[cost], weak.tables[cost]
+        assert len(a) == len(b) and a.statements == b.statements
+        rows = {(e.tobytes(), v.tobytes()) for e, v in zip(a.ends, a.vis, strict=True)}
+        assert rows == {(e.tobytes(), v.tobytes()) for e, v in zip(b.ends, b.vis, strict=True)}
+        assert len(rows) == len(a)
+        for k in range(len(b)):  # and every weak row's recorded program really has that function
+            program = Program(weak.fragment(cost, k))
+            for s in range(0, 4 * level.size, 7):
+                assert brute_state(level, program, s) == (int(b.ends[k, s]), _bits(b.vis[k, s]))
+
+
+def _bits(words: np.ndarray) -> int:
+    return sum(int(w) << (64 * i) for i, w in enumerate(words))
+
+
+def brute_state(level: Level, program: Program, s: int) -> tuple[int, int]:
+    """(end state, squares landed on) of a program with bounded loops, run step by step from state s."""
+    state, marks = (s // 4, s % 4), 0
+
+    def run_body(body) -> None:
+        nonlocal state, marks
+        for stmt in body:
+            if isinstance(stmt, Move):
+                state = carrots.step(level, state, stmt.op)
+                marks |= (1 << state[0]) if stmt.op == "F" else 0
+            else:
+                for _ in range(stmt.count):
+                    run_body(stmt.body)
+
+    run_body(program.body)
+    return 4 * state[0] + state[1], marks

@@ -301,3 +301,80 @@ def py_loop_children(ends, vis, s0, base):
         for n in range(max(2, mu + lam), mu + 2 * lam):
             out.append((k, n, states[mu + (n - mu) % lam], base | marks[mu + lam]))
     return out
+
+
+# ------------------------------------------------------------------ admission into the store
+
+
+@njit(cache=True)
+def _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map):  # pragma: no cover - compiled
+    """0: equal to the stored row with fingerprint h; 1: new, stored at n_rows; 2: same fingerprint, other row."""
+    if h not in fp_map:
+        store_e[n_rows, :] = cand_e
+        store_v[n_rows, :, :] = cand_v
+        fp_map[h] = n_rows
+        return 1
+    row = fp_map[h]
+    for s in range(cand_e.shape[0]):
+        if store_e[row, s] != cand_e[s]:
+            return 2
+        for w in range(cand_v.shape[1]):
+            if store_v[row, s, w] != cand_v[s, w]:
+                return 2
+    return 0
+
+
+@njit(cache=True)
+def _row_hash(cand_e, cand_v, r1, r2):  # pragma: no cover - compiled
+    h = np.uint64(0)
+    for s in range(cand_e.shape[0]):
+        h += np.uint64(cand_e[s] + 1) * r1[s]
+        for w in range(cand_v.shape[1]):
+            h += cand_v[s, w] * r2[s, w]
+    return h
+
+
+@njit(cache=True)
+def admit_rows(rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_map, r1, r2, status, hashes):  # pragma: no cover
+    """Admit rows lo..hi-1 of a buffer into the store (see admit_sequences); returns (next row, n_rows)."""
+    for i in range(lo, hi):
+        if n_rows >= store_e.shape[0]:
+            return i, n_rows
+        h = _row_hash(rows_e[i], rows_v[i], r1, r2)
+        hashes[i] = h
+        st = _admit_row(rows_e[i], rows_v[i], h, store_e, store_v, n_rows, fp_map)
+        status[i] = st
+        if st == 1:
+            n_rows += 1
+    return hi, n_rows
+
+
+@njit(cache=True)
+def admit_sequences(
+    xe, xv, g_lo, g_hi, g_from, store_e, store_v, n_rows, fp_map, r1, r2, status, hashes, cand_e, cand_v
+):  # pragma: no cover - compiled
+    """Admit the functions `x then g` for stored rows g in g_from..g_hi-1 (g_lo is where the range began).
+
+    A candidate is built in the scratch rows, fingerprinted, and compared
+    exactly with the stored row of the same fingerprint: status[g - g_lo] is 0
+    (equal: dropped), 1 (new: appended to the store at n_rows) or 2 (a
+    different row has the same fingerprint; the caller settles it). Stops early
+    when the store is full. Returns (next g, n_rows). O((g_hi - g_from) x S x W).
+    """
+    s_count = xe.shape[0]
+    w_count = xv.shape[1]
+    for g in range(g_from, g_hi):
+        if n_rows >= store_e.shape[0]:
+            return g, n_rows
+        for s in range(s_count):
+            mid = xe[s]
+            cand_e[s] = store_e[g, mid]
+            for w in range(w_count):
+                cand_v[s, w] = xv[s, w] | store_v[g, mid, w]
+        h = _row_hash(cand_e, cand_v, r1, r2)
+        hashes[g - g_lo] = h
+        st = _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map)
+        status[g - g_lo] = st
+        if st == 1:
+            n_rows += 1
+    return g_hi, n_rows

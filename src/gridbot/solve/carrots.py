@@ -55,7 +55,9 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
+from numba.typed import Dict as NumbaDict
 
 from gridbot.games import carrots
 from gridbot.games.carrots import Level, Loop, Move, Program, Statement
@@ -70,12 +72,12 @@ MAX_ALL = 100
 
 @dataclass(slots=True)
 class _Table:
-    """Fragments of one cost. The first `statements` rows are single statements."""
+    """Fragments of one cost: views of rows lo..hi of the store. The first `statements` rows are single statements."""
 
     ends: np.ndarray  # (k, S) int32
     vis: np.ndarray  # (k, S, W) uint64
     statements: int
-    kind: np.ndarray  # 0 primitive (p1 = index in PRIMS), 1 loop (p1 body, p2 count), 2 sequence
+    kind: np.ndarray  # 0 primitive (p1 = index in PRIMS), 1 loop (p1 body row, p2 count), 2 sequence
     p1: np.ndarray  # sequence: cost a of the first statement
     p2: np.ndarray  # sequence: its row in table a
     p3: np.ndarray  # sequence: row of the rest in table c - a
@@ -85,9 +87,16 @@ class _Table:
 
 
 class FragmentTables:
-    """Every distinct fragment function by cost, built on demand (rules 2-4 of the module doc)."""
+    """Every distinct fragment function by cost, built on demand (rules 2-4 of the module doc).
 
-    def __init__(self, level: Level, seed: int = 12345) -> None:
+    All rows live in one growing store; the table of cost c is the slice of rows
+    added while building cost c. A fingerprint map finds the stored row a new
+    function may equal; equality is then checked exactly, so no function is
+    ever dropped on a hash match alone.
+    """
+
+    def __init__(self, level: Level, seed: int = 12345, weak_hash: bool = False) -> None:
+        """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks."""
         self.level = level
         n = level.size
         self.S = 4 * n
@@ -95,15 +104,166 @@ class FragmentTables:
         rng = np.random.default_rng(seed)
         self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
         self.r2 = rng.integers(1, 2**63, size=(self.S, self.W), dtype=np.uint64)
+        if weak_hash:
+            self.r1[:] = 0
+            self.r2[:] = 0
         self.tables: dict[int, _Table] = {}
-        # fingerprint -> rows (ends, vis) with that fingerprint, for exact comparison
-        self.registry: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self.bounds: dict[int, tuple[int, int, int]] = {}  # cost -> (first row, end row, statements)
         self.built = 0
         self.candidates = 0
-        self._identity = (np.arange(self.S, dtype=np.int32)[None, :], np.zeros((1, self.S, self.W), np.uint64))
-        self._admit(*self._identity)  # the empty fragment, cost 0
+        capacity = 1024
+        self.ends = np.empty((capacity, self.S), np.int32)
+        self.vis = np.empty((capacity, self.S, self.W), np.uint64)
+        self.prov = np.zeros((4, capacity), np.int64)  # kind, p1, p2, p3 per row
+        self.rows = 0
+        self.fp_map = NumbaDict.empty(key_type=numba.types.uint64, value_type=numba.types.int64)
+        self.overflow: dict[int, list[int]] = {}  # fingerprint -> further rows sharing it (true collisions)
+        self._cand_e = np.empty(self.S, np.int32)
+        self._cand_v = np.empty((self.S, self.W), np.uint64)
+        # row 0 is the empty fragment (cost 0), so that nothing equal to it is kept
+        self.ends[0], self.vis[0] = np.arange(self.S, dtype=np.int32), 0
+        self.fp_map[kern.fingerprints(self.ends[:1], self.vis[:1], self.r1, self.r2)[0]] = 0
+        self.rows = 1
 
-    # -- building
+    # -- the store
+
+    def _grow(self) -> None:
+        self._reserve(2 * self.ends.shape[0])
+
+    def _reserve(self, capacity: int) -> None:
+        if capacity <= self.ends.shape[0]:
+            return
+        for name in ("ends", "vis"):
+            old = getattr(self, name)
+            new = np.empty((capacity, *old.shape[1:]), old.dtype)
+            new[: self.rows] = old[: self.rows]
+            setattr(self, name, new)
+        prov = np.zeros((4, capacity), np.int64)
+        prov[:, : self.rows] = self.prov[:, : self.rows]
+        self.prov = prov
+        for cost in self.tables:
+            self.tables[cost] = self._view(cost)
+
+    def _view(self, cost: int) -> _Table:
+        lo, hi, statements = self.bounds[cost]
+        kind, p1, p2, p3 = self.prov[:, lo:hi]
+        return _Table(self.ends[lo:hi], self.vis[lo:hi], statements, kind, p1, p2, p3)
+
+    def _commit(self, before: int, status: np.ndarray, hashes: np.ndarray, make_row, provenance) -> None:
+        """Settle fingerprint collisions, then record where each row added since `before` came from.
+
+        status[i] == 2 means candidate i shares its fingerprint with a different
+        stored row: it is compared with every row of that fingerprint and kept if
+        it equals none. `provenance(indices)` gives the (kind, p1, p2, p3) columns
+        of the added candidates, in the order they were stored.
+        """
+        new = np.nonzero(status == 1)[0].tolist()
+        for i in np.nonzero(status == 2)[0].tolist():
+            h = int(hashes[i])
+            cand_e, cand_v = make_row(i)
+            others = [self.fp_map[np.uint64(h)], *self.overflow.get(h, [])]
+            if any(np.array_equal(self.ends[r], cand_e) and np.array_equal(self.vis[r], cand_v) for r in others):
+                continue
+            if self.rows >= self.ends.shape[0]:
+                self._grow()
+            self.ends[self.rows], self.vis[self.rows] = cand_e, cand_v
+            self.overflow.setdefault(h, []).append(self.rows)
+            self.rows += 1
+            new.append(i)
+        columns = provenance(np.array(new, dtype=np.int64))
+        while self.rows > self.prov.shape[1]:
+            self._grow()
+        for j, column in enumerate(columns):
+            self.prov[j, before : self.rows] = column
+
+    def _admit_buffer(self, ends: np.ndarray, vis: np.ndarray, lo: int, hi: int, provenance) -> None:
+        """Admit rows lo..hi-1 of a buffer of candidate functions (see _commit for `provenance`)."""
+        self.candidates += hi - lo
+        status = np.zeros(len(ends), np.int8)
+        hashes = np.zeros(len(ends), np.uint64)
+        before = self.rows
+        i = lo
+        while i < hi:
+            i, self.rows = kern.admit_rows(
+                ends, vis, i, hi, self.ends, self.vis, self.rows, self.fp_map, self.r1, self.r2, status, hashes
+            )
+            if i < hi:
+                self._grow()
+        self._commit(before, status, hashes, lambda i: (ends[i].copy(), vis[i].copy()), provenance)
+
+    def ensure(self, cost: int, clock: Clock | None = None) -> None:
+        """Build the tables of every cost up to `cost`."""
+        while self.built < cost:
+            c = self.built + 1
+            lo = self.rows
+            # untouched memory costs nothing, so reserve what the next cost likely needs (about 7x the last)
+            if c > 1:
+                self._reserve(lo + 10 * (self.bounds[c - 1][1] - self.bounds[c - 1][0]) + 1024)
+            statements = self._build(c, clock)
+            self.bounds[c] = (lo, self.rows, statements)
+            self.tables[c] = self._view(c)
+            self.built = c
+
+    def _build(self, c: int, clock: Clock | None) -> int:
+        """Append the new fragments of cost c to the store; returns how many are single statements."""
+        first_row = self.rows
+        if c == 1:
+            ends, vis = self.primitive_rows()
+            self._admit_buffer(ends, vis, 0, 3, lambda new: (np.zeros_like(new), new, *[np.zeros_like(new)] * 2))
+            return self.rows - first_row
+        body = self.tables[c - 1]
+        body_lo = self.bounds[c - 1][0]
+        limit = 64
+        buf_e = np.empty((limit, self.S), np.int32)
+        buf_v = np.empty((limit, self.S, self.W), np.uint64)
+        buf_h = np.empty(limit, np.uint64)
+        for k in range(len(body)):
+            while (n := kern.loop_powers(self.ends, self.vis, body_lo + k, self.r1, self.r2, buf_e, buf_v, buf_h)) < 0:
+                limit *= 2
+                buf_e = np.empty((limit, self.S), np.int32)
+                buf_v = np.empty((limit, self.S, self.W), np.uint64)
+                buf_h = np.empty(limit, np.uint64)
+            if n >= 2:  # LOOP(1){f} is f itself
+
+                def loop_rows(new: np.ndarray, k: int = k) -> tuple[np.ndarray, ...]:
+                    return np.ones_like(new), np.full_like(new, k), new + 1, np.zeros_like(new)
+
+                self._admit_buffer(buf_e, buf_v, 1, n, loop_rows)
+            if clock is not None and k % 256 == 0:
+                clock.check(phase=f"loops of cost {c}", candidates=self.candidates)
+        statements = self.rows - first_row
+        for a in range(1, c):
+            first_lo, _, first_statements = self.bounds[a]
+            rest_lo, rest_hi, _ = self.bounds[c - a]
+            count = rest_hi - rest_lo
+            status = np.zeros(count, np.int8)
+            hashes = np.zeros(count, np.uint64)
+            for x in range(first_statements):
+                xe, xv = self.ends[first_lo + x], self.vis[first_lo + x]
+                before = self.rows
+                g = rest_lo
+                self.candidates += count
+                while g < rest_hi:
+                    g, self.rows = kern.admit_sequences(
+                        xe, xv, rest_lo, rest_hi, g, self.ends, self.vis, self.rows, self.fp_map,
+                        self.r1, self.r2, status, hashes, self._cand_e, self._cand_v,
+                    )  # fmt: skip
+                    if g < rest_hi:
+                        self._grow()
+                        xe, xv = self.ends[first_lo + x], self.vis[first_lo + x]
+
+                def make_row(i: int, xe=xe, xv=xv, rest_lo=rest_lo) -> tuple[np.ndarray, np.ndarray]:
+                    return self.ends[rest_lo + i][xe], xv | self.vis[rest_lo + i][xe]
+
+                def sequence_rows(new: np.ndarray, a: int = a, x: int = x) -> tuple[np.ndarray, ...]:
+                    return np.full_like(new, 2), np.full_like(new, a), np.full_like(new, x), new
+
+                self._commit(before, status, hashes, make_row, sequence_rows)
+                if clock is not None:
+                    clock.check(phase=f"sequences of cost {c}", candidates=self.candidates)
+        return statements
+
+    # -- primitives
 
     def primitive_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Rows of F, L, R, from the game's own `step` rule."""
@@ -119,94 +279,6 @@ class FragmentTables:
                         vis[k, s, q // 64] |= np.uint64(1) << np.uint64(q % 64)
         return ends, vis
 
-    def _admit(self, ends: np.ndarray, vis: np.ndarray) -> tuple[np.ndarray, list[tuple[list, int]]]:
-        """Rows whose function is new (rule 2, exact): their indices, and where each was registered."""
-        self.candidates += len(ends)
-        fps = kern.fingerprints(ends, vis, self.r1, self.r2)
-        _, first = np.unique(fps, return_index=True)
-        order = np.sort(first).tolist()
-        if len(first) < len(fps):  # equal fingerprints inside the batch: compare those rows exactly too
-            order = list(range(len(fps)))
-        keep: list[int] = []
-        where: list[tuple[list, int]] = []
-        for i in order:
-            bucket = self.registry.setdefault(int(fps[i]), [])
-            if any(np.array_equal(e, ends[i]) and np.array_equal(v, vis[i]) for e, v in bucket):
-                continue
-            keep.append(i)
-            where.append((bucket, len(bucket)))
-            bucket.append((ends[i], vis[i]))
-        return np.array(keep, dtype=np.int64), where
-
-    def ensure(self, cost: int, clock: Clock | None = None) -> None:
-        """Build the tables of every cost up to `cost`."""
-        while self.built < cost:
-            self.tables[self.built + 1] = self._build(self.built + 1, clock)
-            self.built += 1
-
-    def _build(self, c: int, clock: Clock | None) -> _Table:
-        chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        registered: list[tuple[list, int]] = []  # registry slot of each kept row, in table order
-
-        def add(ends, vis, kind, p1, p2, p3):
-            sel, where = self._admit(ends, vis)
-            if len(sel):
-                chunk = (ends[sel], vis[sel], kind[sel], p1[sel], p2[sel], p3[sel])
-                chunks.append(chunk)
-                for j, (bucket, pos) in enumerate(where):  # let go of the candidate batch
-                    bucket[pos] = (chunk[0][j], chunk[1][j])
-                registered.extend(where)
-
-        def consts(k: int, value: int) -> np.ndarray:
-            return np.full(k, value, np.int64)
-
-        if c == 1:
-            ends, vis = self.primitive_rows()
-            add(ends, vis, consts(3, 0), np.arange(3, dtype=np.int64), consts(3, 0), consts(3, 0))
-        else:
-            body = self.tables[c - 1]
-            limit = 64
-            buf_e = np.empty((limit, self.S), np.int32)
-            buf_v = np.empty((limit, self.S, self.W), np.uint64)
-            buf_h = np.empty(limit, np.uint64)
-            for k in range(len(body)):
-                while (n := kern.loop_powers(body.ends, body.vis, k, self.r1, self.r2, buf_e, buf_v, buf_h)) < 0:
-                    limit *= 2
-                    buf_e = np.empty((limit, self.S), np.int32)
-                    buf_v = np.empty((limit, self.S, self.W), np.uint64)
-                    buf_h = np.empty(limit, np.uint64)
-                if n >= 2:  # LOOP(1){f} is f itself
-                    counts = np.arange(2, n + 1, dtype=np.int64)
-                    add(buf_e[1:n], buf_v[1:n], consts(n - 1, 1), consts(n - 1, k), counts, consts(n - 1, 0))
-                if clock is not None and k % 256 == 0:
-                    clock.check(phase=f"loops of cost {c}", candidates=self.candidates)
-        statements = sum(len(ch[0]) for ch in chunks)
-        for a in range(1, c):
-            first, rest = self.tables[a], self.tables[c - a]
-            for x in range(first.statements):
-                xe = first.ends[x]
-                ends = rest.ends[:, xe]
-                vis = first.vis[x][None, :, :] | rest.vis[:, xe, :]
-                k = len(rest)
-                add(ends, vis, consts(k, 2), consts(k, a), consts(k, x), np.arange(k, dtype=np.int64))
-                if clock is not None:
-                    clock.check(phase=f"sequences of cost {c}", candidates=self.candidates)
-        if not chunks:
-            empty = np.zeros(0, np.int64)
-            return _Table(
-                np.zeros((0, self.S), np.int32), np.zeros((0, self.S, self.W), np.uint64), 0, empty, empty, empty, empty
-            )
-        cols = list(zip(*chunks, strict=True))
-        table = _Table(
-            np.concatenate(cols[0]),
-            np.concatenate(cols[1]),
-            statements,
-            *(np.concatenate(col) for col in cols[2:]),
-        )
-        for j, (bucket, pos) in enumerate(registered):
-            bucket[pos] = (table.ends[j], table.vis[j])
-        return table
-
     # -- reading programs back
 
     def fragment(self, cost: int, row: int) -> tuple[Statement, ...]:
@@ -219,6 +291,16 @@ class FragmentTables:
             return (Loop(self.fragment(cost - 1, int(t.p1[row])), int(t.p2[row])),)
         a = int(t.p1[row])
         return self.fragment(a, int(t.p2[row])) + self.fragment(cost - a, int(t.p3[row]))
+
+
+class _LazyItems:
+    """The solution items of loop children, made only for the few children that complete."""
+
+    def __init__(self, prefix: tuple[Any, ...], cost: int, body: np.ndarray, count: np.ndarray) -> None:
+        self.prefix, self.cost, self.body, self.count = prefix, cost, body, count
+
+    def __getitem__(self, i: int) -> tuple[Any, ...]:
+        return self.prefix + (("loop", self.cost, int(self.body[i]), int(self.count[i])),)
 
 
 class _Found(Exception):
@@ -285,17 +367,13 @@ class _Search:
             t = self.t.tables[c]
             body, count, state, m2 = kern.loop_children(t.ends, t.vis, s, marks, self.seen, self.traj_s, self.traj_v)
             self.children += len(body)
-            # exact duplicates (same state and marks) need only one representative
-            key_rows = np.concatenate([state[:, None].astype(np.uint64), m2], axis=1)
-            _, idx = np.unique(key_rows, axis=0, return_index=True)
-            idx.sort()
-            items = [prefix + (("loop", c, int(body[i]), int(count[i])),) for i in idx.tolist()]
-            self._finish(state[idx], m2[idx], b - 1 - c, items)
+            items = _LazyItems(prefix, c, body, count)
+            self._finish(state, m2, b - 1 - c, items)
             self._tick()
         if b - 1 == self.m + 1:
             self._final_pairs(s, marks, prefix)
 
-    def _finish(self, states: np.ndarray, marks: np.ndarray, r: int, prefixes: list[tuple[Any, ...]]) -> None:
+    def _finish(self, states: np.ndarray, marks: np.ndarray, r: int, prefixes) -> None:
         """For each child, is it complete, or does a table fragment of cost <= r complete it?"""
         done = (marks == self.goal).all(axis=1)
         for i in np.nonzero(done)[0].tolist():
