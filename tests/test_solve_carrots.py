@@ -228,3 +228,14 @@ def brute_state(level: Level, program: Program, s: int) -> tuple[int, int]:
 
     run_body(program.body)
     return 4 * state[0] + state[1], marks
+
+
+def test_smallest_counts_lowers_counts_and_keeps_the_program_working() -> None:
+    from gridbot.solve.carrots import smallest_counts
+
+    level = gridbot.load("carrots:4")
+    program = Program.parse("LOOP{F LOOP(19){F L}}")
+    assert carrots.run(level, program).verdict.won
+    smaller = smallest_counts(level, program)
+    assert str(smaller) == "LOOP{F LOOP(7){F L}}"
+    assert carrots.run(level, smaller).verdict.won

@@ -336,7 +336,7 @@ def _row_hash(cand_e, cand_v, r1, r2):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def admit_rows(rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_map, r1, r2, status, hashes):  # pragma: no cover
-    """Admit rows lo..hi-1 of a buffer into the store (see admit_sequences); returns (next row, n_rows)."""
+    """Admit rows lo..hi-1 of a buffer into the store (status as _admit_row); returns (next row, n_rows)."""
     for i in range(lo, hi):
         if n_rows >= store_e.shape[0]:
             return i, n_rows
@@ -350,31 +350,139 @@ def admit_rows(rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_map, r1, r2,
 
 
 @njit(cache=True)
-def admit_sequences(
-    xe, xv, g_lo, g_hi, g_from, store_e, store_v, n_rows, fp_map, r1, r2, status, hashes, cand_e, cand_v
-):  # pragma: no cover - compiled
-    """Admit the functions `x then g` for stored rows g in g_from..g_hi-1 (g_lo is where the range began).
+def _same_row(a, b):  # pragma: no cover - compiled
+    for s in range(a.shape[0]):  # noqa: SIM110 - numba compiles this loop, not all() over a generator
+        if a[s] != b[s]:
+            return False
+    return True
 
-    A candidate is built in the scratch rows, fingerprinted, and compared
-    exactly with the stored row of the same fingerprint: status[g - g_lo] is 0
-    (equal: dropped), 1 (new: appended to the store at n_rows) or 2 (a
-    different row has the same fingerprint; the caller settles it). Stops early
-    when the store is full. Returns (next g, n_rows). O((g_hi - g_from) x S x W).
+
+@njit(cache=True)
+def _collide(coll, coll_h, n_coll, kind, p1, p2, p3, h):  # pragma: no cover - compiled
+    coll[n_coll, 0] = kind
+    coll[n_coll, 1] = p1
+    coll[n_coll, 2] = p2
+    coll[n_coll, 3] = p3
+    coll_h[n_coll] = h
+    return n_coll + 1
+
+
+@njit(cache=True)
+def build_loops(
+    store_e,
+    store_v,
+    prov,
+    body_lo,
+    k_from,
+    body_hi,
+    n_rows,
+    fp_map,
+    r1,
+    r2,
+    buf_e,
+    buf_v,
+    buf_h,
+    keep,
+    coll,
+    coll_h,
+    n_coll,
+):  # pragma: no cover - compiled
+    """Admit LOOP(n){k} for bodies k in k_from..body_hi-1 of the store, every undominated count n >= 2.
+
+    For each body: its distinct powers (loop_powers); among counts with the
+    same end function only the largest is kept (it marks a superset: see
+    FragmentTables._build); each kept power is admitted exactly as in
+    admit_rows, its provenance (1, body - body_lo, count, 0) written to prov.
+    Fingerprint clashes with a different row go to `coll` as (kind, p1, p2, p3,
+    hash) for the caller to settle. Returns (next body, n_rows, n_coll, code,
+    powers examined): code 0 done, 1 store full, 2 power buffer too short, 3
+    clash buffer full.
     """
-    s_count = xe.shape[0]
-    w_count = xv.shape[1]
-    for g in range(g_from, g_hi):
-        if n_rows >= store_e.shape[0]:
-            return g, n_rows
-        for s in range(s_count):
-            mid = xe[s]
-            cand_e[s] = store_e[g, mid]
-            for w in range(w_count):
-                cand_v[s, w] = xv[s, w] | store_v[g, mid, w]
-        h = _row_hash(cand_e, cand_v, r1, r2)
-        hashes[g - g_lo] = h
-        st = _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map)
-        status[g - g_lo] = st
-        if st == 1:
-            n_rows += 1
-    return g_hi, n_rows
+    cap = store_e.shape[0]
+    examined = 0
+    for k in range(k_from, body_hi):
+        if n_rows + buf_e.shape[0] > cap:
+            return k, n_rows, n_coll, 1, examined
+        if n_coll + buf_e.shape[0] > coll.shape[0]:
+            return k, n_rows, n_coll, 3, examined
+        n = loop_powers(store_e, store_v, k, r1, r2, buf_e, buf_v, buf_h)
+        if n < 0:
+            return k, n_rows, n_coll, 2, examined
+        examined += n - 1
+        kept = 0
+        for i in range(n - 1, 0, -1):  # count i + 1, largest first
+            dominated = False
+            for jj in range(kept):
+                if _same_row(buf_e[keep[jj]], buf_e[i]):
+                    dominated = True
+                    break
+            if not dominated:
+                keep[kept] = i
+                kept += 1
+        for jj in range(kept - 1, -1, -1):  # smallest count first
+            i = keep[jj]
+            st = _admit_row(buf_e[i], buf_v[i], buf_h[i], store_e, store_v, n_rows, fp_map)
+            if st == 1:
+                prov[0, n_rows] = 1
+                prov[1, n_rows] = k - body_lo
+                prov[2, n_rows] = i + 1
+                prov[3, n_rows] = 0
+                n_rows += 1
+            elif st == 2:
+                n_coll = _collide(coll, coll_h, n_coll, 1, k - body_lo, i + 1, 0, buf_h[i])
+    return body_hi, n_rows, n_coll, 0, examined
+
+
+@njit(cache=True)
+def build_sequences(
+    store_e,
+    store_v,
+    prov,
+    a,
+    first_lo,
+    x_from,
+    x_hi,
+    rest_lo,
+    rest_hi,
+    n_rows,
+    fp_map,
+    r1,
+    r2,
+    cand_e,
+    cand_v,
+    coll,
+    coll_h,
+    n_coll,
+):  # pragma: no cover - compiled
+    """Admit `x then g` for statements x in x_from..x_hi-1 and fragments g in rest_lo..rest_hi-1 of the store.
+
+    Each candidate is built in the scratch rows, fingerprinted and compared
+    exactly with the stored row of equal fingerprint (see _admit_row); new rows
+    get provenance (2, a, x - first_lo, g - rest_lo). Returns (next x, n_rows,
+    n_coll, code) as build_loops. O((x_hi - x_from) x (rest_hi - rest_lo) x S x W).
+    """
+    s_count = store_e.shape[1]
+    w_count = store_v.shape[2]
+    count = rest_hi - rest_lo
+    for x in range(x_from, x_hi):
+        if n_rows + count > store_e.shape[0]:
+            return x, n_rows, n_coll, 1
+        if n_coll + count > coll.shape[0]:
+            return x, n_rows, n_coll, 3
+        for g in range(rest_lo, rest_hi):
+            for s in range(s_count):
+                mid = store_e[x, s]
+                cand_e[s] = store_e[g, mid]
+                for w in range(w_count):
+                    cand_v[s, w] = store_v[x, s, w] | store_v[g, mid, w]
+            h = _row_hash(cand_e, cand_v, r1, r2)
+            st = _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map)
+            if st == 1:
+                prov[0, n_rows] = 2
+                prov[1, n_rows] = a
+                prov[2, n_rows] = x - first_lo
+                prov[3, n_rows] = g - rest_lo
+                n_rows += 1
+            elif st == 2:
+                n_coll = _collide(coll, coll_h, n_coll, 2, a, x - first_lo, g - rest_lo, h)
+    return x_hi, n_rows, n_coll, 0

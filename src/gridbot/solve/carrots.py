@@ -149,47 +149,56 @@ class FragmentTables:
         kind, p1, p2, p3 = self.prov[:, lo:hi]
         return _Table(self.ends[lo:hi], self.vis[lo:hi], statements, kind, p1, p2, p3)
 
-    def _commit(self, before: int, status: np.ndarray, hashes: np.ndarray, make_row, provenance) -> None:
-        """Settle fingerprint collisions, then record where each row added since `before` came from.
-
-        status[i] == 2 means candidate i shares its fingerprint with a different
-        stored row: it is compared with every row of that fingerprint and kept if
-        it equals none. `provenance(indices)` gives the (kind, p1, p2, p3) columns
-        of the added candidates, in the order they were stored.
-        """
-        new = np.nonzero(status == 1)[0].tolist()
-        for i in np.nonzero(status == 2)[0].tolist():
-            h = int(hashes[i])
-            cand_e, cand_v = make_row(i)
-            others = [self.fp_map[np.uint64(h)], *self.overflow.get(h, [])]
-            if any(np.array_equal(self.ends[r], cand_e) and np.array_equal(self.vis[r], cand_v) for r in others):
-                continue
-            if self.rows >= self.ends.shape[0]:
-                self._grow()
-            self.ends[self.rows], self.vis[self.rows] = cand_e, cand_v
-            self.overflow.setdefault(h, []).append(self.rows)
-            self.rows += 1
-            new.append(i)
-        columns = provenance(np.array(new, dtype=np.int64))
-        while self.rows > self.prov.shape[1]:
+    def _store_row(self, ends: np.ndarray, vis: np.ndarray, provenance: tuple[int, int, int, int]) -> None:
+        if self.rows >= self.ends.shape[0]:
             self._grow()
-        for j, column in enumerate(columns):
-            self.prov[j, before : self.rows] = column
+        self.ends[self.rows], self.vis[self.rows] = ends, vis
+        self.prov[:, self.rows] = provenance
+        self.rows += 1
 
-    def _admit_buffer(self, ends: np.ndarray, vis: np.ndarray, lo: int, hi: int, provenance) -> None:
-        """Admit rows lo..hi-1 of a buffer of candidate functions (see _commit for `provenance`)."""
-        self.candidates += hi - lo
-        status = np.zeros(len(ends), np.int8)
-        hashes = np.zeros(len(ends), np.uint64)
-        before = self.rows
-        i = lo
-        while i < hi:
-            i, self.rows = kern.admit_rows(
-                ends, vis, i, hi, self.ends, self.vis, self.rows, self.fp_map, self.r1, self.r2, status, hashes
+    def _is_stored(self, h: int, ends: np.ndarray, vis: np.ndarray) -> bool:
+        others = [self.fp_map[np.uint64(h)], *self.overflow.get(h, [])]
+        return any(np.array_equal(self.ends[r], ends) and np.array_equal(self.vis[r], vis) for r in others)
+
+    def _settle(self, clashes: np.ndarray, hashes: np.ndarray, c: int) -> None:
+        """Settle candidates whose fingerprint matched a *different* stored row.
+
+        Each is rebuilt from its provenance and compared with every stored row
+        of that fingerprint; it is kept if it equals none. (With 64-bit
+        fingerprints this practically never runs, but it keeps dedup exact.)
+        """
+        for (kind, p1, p2, p3), h in zip(clashes.tolist(), hashes.tolist(), strict=True):
+            if kind == 1:  # LOOP(p2){body p1 of cost c-1}
+                body = self.bounds[c - 1][0] + p1
+                be, bv = self.ends[body], self.vis[body]
+                e, v = be.copy(), bv.copy()
+                for _ in range(p2 - 1):
+                    v = v | bv[e]
+                    e = be[e]
+            else:  # statement p2 of cost p1, then fragment p3 of cost c - p1
+                x, g = self.bounds[p1][0] + p2, self.bounds[c - p1][0] + p3
+                xe = self.ends[x]
+                e, v = self.ends[g][xe], self.vis[x] | self.vis[g][xe]
+            if not self._is_stored(h, e, v):
+                self.overflow.setdefault(h, []).append(self.rows)
+                self._store_row(e, v, (kind, p1, p2, p3))
+
+    def _admit_primitives(self) -> None:
+        ends, vis = self.primitive_rows()
+        status = np.zeros(3, np.int8)
+        hashes = np.zeros(3, np.uint64)
+        self.candidates += 3
+        self._reserve(self.rows + 3)
+        for k in range(3):
+            before = self.rows
+            _, self.rows = kern.admit_rows(
+                ends, vis, k, k + 1, self.ends, self.vis, self.rows, self.fp_map, self.r1, self.r2, status, hashes
             )
-            if i < hi:
-                self._grow()
-        self._commit(before, status, hashes, lambda i: (ends[i].copy(), vis[i].copy()), provenance)
+            if self.rows > before:
+                self.prov[:, before] = (0, k, 0, 0)
+            elif status[k] == 2 and not self._is_stored(int(hashes[k]), ends[k], vis[k]):
+                self.overflow.setdefault(int(hashes[k]), []).append(self.rows)
+                self._store_row(ends[k], vis[k], (0, k, 0, 0))
 
     def ensure(self, cost: int, clock: Clock | None = None) -> None:
         """Build the tables of every cost up to `cost`."""
@@ -205,63 +214,72 @@ class FragmentTables:
             self.built = c
 
     def _build(self, c: int, clock: Clock | None) -> int:
-        """Append the new fragments of cost c to the store; returns how many are single statements."""
+        """Append the new fragments of cost c to the store; returns how many are single statements.
+
+        Loops first (so that a table's statements come first), then sequences.
+        Loop counts: of two counts of the same body with the same end function
+        the larger is kept: LOOP(i){f} and LOOP(j){f} cost the same, and for
+        i < j the squares marked from every state by i iterations are a subset
+        of those marked by j, so when both end in the same state from every
+        state, putting LOOP(j) in place of LOOP(i) anywhere leaves every later
+        state of any run unchanged and marks at least as much.
+        """
         first_row = self.rows
         if c == 1:
-            ends, vis = self.primitive_rows()
-            self._admit_buffer(ends, vis, 0, 3, lambda new: (np.zeros_like(new), new, *[np.zeros_like(new)] * 2))
+            self._admit_primitives()
             return self.rows - first_row
-        body = self.tables[c - 1]
-        body_lo = self.bounds[c - 1][0]
+        body_lo, body_hi, _ = self.bounds[c - 1]
         limit = 64
-        buf_e = np.empty((limit, self.S), np.int32)
-        buf_v = np.empty((limit, self.S, self.W), np.uint64)
-        buf_h = np.empty(limit, np.uint64)
-        for k in range(len(body)):
-            while (n := kern.loop_powers(self.ends, self.vis, body_lo + k, self.r1, self.r2, buf_e, buf_v, buf_h)) < 0:
+        buffers = self._power_buffers(limit)
+        clash = np.empty((4096, 4), np.int64)
+        clash_h = np.empty(4096, np.uint64)
+        self._reserve(self.rows + 64 * (body_hi - body_lo) + 1024)
+        k = body_lo
+        while True:
+            k, self.rows, n_clash, code, examined = kern.build_loops(
+                self.ends, self.vis, self.prov, body_lo, k, body_hi, self.rows, self.fp_map, self.r1, self.r2,
+                *buffers, clash, clash_h, 0,
+            )  # fmt: skip
+            self.candidates += examined
+            self._settle(clash[:n_clash], clash_h[:n_clash], c)
+            if code == 0:
+                break
+            if code == 1:
+                self._reserve(self.rows + 2 * limit + self.ends.shape[0])
+            elif code == 2:
                 limit *= 2
-                buf_e = np.empty((limit, self.S), np.int32)
-                buf_v = np.empty((limit, self.S, self.W), np.uint64)
-                buf_h = np.empty(limit, np.uint64)
-            if n >= 2:  # LOOP(1){f} is f itself
-
-                def loop_rows(new: np.ndarray, k: int = k) -> tuple[np.ndarray, ...]:
-                    return np.ones_like(new), np.full_like(new, k), new + 1, np.zeros_like(new)
-
-                self._admit_buffer(buf_e, buf_v, 1, n, loop_rows)
-            if clock is not None and k % 256 == 0:
+                buffers = self._power_buffers(limit)
+            if clock is not None:
                 clock.check(phase=f"loops of cost {c}", candidates=self.candidates)
         statements = self.rows - first_row
-        for a in range(1, c):
-            first_lo, _, first_statements = self.bounds[a]
-            rest_lo, rest_hi, _ = self.bounds[c - a]
-            count = rest_hi - rest_lo
-            status = np.zeros(count, np.int8)
-            hashes = np.zeros(count, np.uint64)
-            for x in range(first_statements):
-                xe, xv = self.ends[first_lo + x], self.vis[first_lo + x]
-                before = self.rows
-                g = rest_lo
-                self.candidates += count
-                while g < rest_hi:
-                    g, self.rows = kern.admit_sequences(
-                        xe, xv, rest_lo, rest_hi, g, self.ends, self.vis, self.rows, self.fp_map,
-                        self.r1, self.r2, status, hashes, self._cand_e, self._cand_v,
-                    )  # fmt: skip
-                    if g < rest_hi:
-                        self._grow()
-                        xe, xv = self.ends[first_lo + x], self.vis[first_lo + x]
-
-                def make_row(i: int, xe=xe, xv=xv, rest_lo=rest_lo) -> tuple[np.ndarray, np.ndarray]:
-                    return self.ends[rest_lo + i][xe], xv | self.vis[rest_lo + i][xe]
-
-                def sequence_rows(new: np.ndarray, a: int = a, x: int = x) -> tuple[np.ndarray, ...]:
-                    return np.full_like(new, 2), np.full_like(new, a), np.full_like(new, x), new
-
-                self._commit(before, status, hashes, make_row, sequence_rows)
+        plan = [(a, self.bounds[a], self.bounds[c - a]) for a in range(1, c)]
+        self._reserve(self.rows + sum(st * (r_hi - r_lo) for _, (_, _, st), (r_lo, r_hi, _) in plan) + 1024)
+        for a, (first_lo, _, first_statements), (rest_lo, rest_hi, _) in plan:
+            x = first_lo
+            self.candidates += first_statements * (rest_hi - rest_lo)
+            clash = np.empty((max(4096, rest_hi - rest_lo), 4), np.int64)
+            clash_h = np.empty(len(clash), np.uint64)
+            while True:
+                x, self.rows, n_clash, code = kern.build_sequences(
+                    self.ends, self.vis, self.prov, a, first_lo, x, first_lo + first_statements, rest_lo, rest_hi,
+                    self.rows, self.fp_map, self.r1, self.r2, self._cand_e, self._cand_v, clash, clash_h, 0,
+                )  # fmt: skip
+                self._settle(clash[:n_clash], clash_h[:n_clash], c)
+                if code == 0:
+                    break
+                if code == 1:
+                    self._grow()
                 if clock is not None:
                     clock.check(phase=f"sequences of cost {c}", candidates=self.candidates)
         return statements
+
+    def _power_buffers(self, limit: int) -> tuple[np.ndarray, ...]:
+        return (
+            np.empty((limit, self.S), np.int32),
+            np.empty((limit, self.S, self.W), np.uint64),
+            np.empty(limit, np.uint64),
+            np.empty(limit, np.int64),
+        )
 
     # -- primitives
 
@@ -440,7 +458,43 @@ class _Search:
             unbounded = Program(tuple(body[:-1]) + (Loop(last.body, None),))
             if carrots.run(self.t.level, unbounded).verdict.won:
                 program = unbounded
-        return program
+        return smallest_counts(self.t.level, program)
+
+
+def _with_count(body: tuple[Statement, ...], target: int, count: int) -> tuple[tuple[Statement, ...], int]:
+    """`body` with its `target`-th bounded loop (pre-order) given `count`; also the number of bounded loops seen."""
+    out: list[Statement] = []
+    seen = 0
+    for stmt in body:
+        if isinstance(stmt, Loop):
+            here = seen
+            seen += stmt.count is not None
+            inner, inside = _with_count(stmt.body, target - seen, count)
+            new_count = count if stmt.count is not None and here == target else stmt.count
+            out.append(Loop(inner, new_count))
+            seen += inside
+        else:
+            out.append(stmt)
+    return tuple(out), seen
+
+
+def smallest_counts(level: Level, program: Program, tries: int = 400) -> Program:
+    """The same program with each loop count lowered, in turn, to the smallest that still completes the level.
+
+    The search keeps, of equal counts' behaviours, the largest count; people
+    prefer `LOOP(3)` to `LOOP(19)` when both work. Every change is checked by
+    the simulator, so the result completes whenever `program` does. O(loops x
+    tries) runs.
+    """
+    _, loops = _with_count(program.body, -1, 0)
+    for target in range(loops):
+        for count in range(1, tries):
+            body, _ = _with_count(program.body, target, count)
+            candidate = Program(body)
+            if candidate == program or carrots.run(level, candidate).verdict.won:
+                program = candidate
+                break
+    return program
 
 
 # ---------------------------------------------------------------- front
