@@ -17,6 +17,7 @@ import platform
 import subprocess
 import sys
 import time
+import warnings
 
 
 def main() -> None:
@@ -29,6 +30,8 @@ def main() -> None:
         env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
         sys.exit(subprocess.call([sys.executable, *sys.argv], env=env))
 
+    # the fingerprint kernels wrap around on purpose; as plain Python, numpy warns about it
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
     t0 = time.perf_counter()
     import gridbot
     from gridbot.games import carrots
