@@ -77,7 +77,7 @@ def counts_for(level: Level) -> int:
     return 4 * level.size + 1
 
 
-@SLOW
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards(max_squares=8))
 def test_solver_minimum_equals_brute_force_minimum(level: Level) -> None:
     result = solve(level)
@@ -94,7 +94,7 @@ def test_solver_minimum_equals_brute_force_minimum(level: Level) -> None:
         assert result.length == reference
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards(max_squares=5))
 def test_solver_minimum_equals_brute_force_at_six_tokens(level: Level) -> None:
     result = solve(level)
