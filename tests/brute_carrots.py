@@ -45,15 +45,16 @@ def then(first: tuple[np.ndarray, np.ndarray], rest: tuple[np.ndarray, np.ndarra
 
 
 def loops(body: tuple[np.ndarray, np.ndarray], counts: int, only: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """LOOP(n){b} for n = 1..counts, then LOOP{b}, for every body row b (from state `only` alone if given)."""
+    """LOOP(n){b} for n = 1..counts, then LOOP{b}, for every body row b.
+
+    With `only`, just the column of that start state (shape (rows, 1)).
+    """
     be, bv = body
     k, width = be.shape
     S = width - 1
     rows = np.arange(k)[:, None]
-    cur_e = np.tile(np.arange(width), (k, 1))
-    if only is not None:  # the other columns are left as they are
-        cur_e[:, :] = only
-    cur_v = np.zeros((k, width), np.uint64)
+    cur_e = np.tile(np.arange(width), (k, 1)) if only is None else np.full((k, 1), only)
+    cur_v = np.zeros(cur_e.shape, np.uint64)
     out_e, out_v = [], []
     for n in range(1, max(counts, S + 1) + 1):
         cur_v = cur_v | bv[rows, cur_e]
@@ -62,8 +63,7 @@ def loops(body: tuple[np.ndarray, np.ndarray], counts: int, only: int | None = N
             out_e.append(cur_e.copy())
             out_v.append(cur_v.copy())
     # after S iterations every state's orbit has repeated: the marks are those of running forever
-    forever_e = np.full((k, width), S, np.int64)
-    out_e.append(forever_e)
+    out_e.append(np.full(cur_e.shape, S, np.int64))
     out_v.append(cur_v)
     return np.concatenate(out_e), np.concatenate(out_v)
 
@@ -130,8 +130,8 @@ def minimum(level: Level, max_length: int, counts: int) -> int | None:
             marks = fv[:, s0][:, None] | rv[:, fe[:, s0]].T | start_marks
             if (marks == goal).any():
                 return length
-        whole = stmts[1] if length == 1 else loops(seqs[length - 1], counts, only=s0)
-        if ((whole[1][:, s0] | start_marks) == goal).any():
+        whole = stmts[1][1][:, s0] if length == 1 else loops(seqs[length - 1], counts, only=s0)[1][:, 0]
+        if ((whole | start_marks) == goal).any():
             return length
         if length < max_length:
             if length >= 2:

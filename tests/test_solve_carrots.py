@@ -77,33 +77,37 @@ def counts_for(level: Level) -> int:
     return 4 * level.size + 1
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_boards(max_squares=8))
-def test_solver_minimum_equals_brute_force_minimum(level: Level) -> None:
+def check_against_brute_force(level: Level, max_length: int) -> None:
     result = solve(level)
+    reference = brute.minimum(level, max_length=max_length, counts=counts_for(level))
     if result.status == "unsolvable":
-        assert brute.minimum(level, max_length=5, counts=counts_for(level)) is None
+        assert reference is None
         return
     assert result.status == "optimal"
     assert carrots.run(level, result.program).verdict.won
     assert result.program.tokens == result.length
-    reference = brute.minimum(level, max_length=5, counts=counts_for(level))
     if reference is None:
-        assert result.length > 5
+        assert result.length > max_length
     else:
         assert result.length == reference
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards(max_squares=6))
+def test_solver_minimum_equals_brute_force_minimum(level: Level) -> None:
+    check_against_brute_force(level, max_length=5)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards(max_squares=8))
+def test_solver_minimum_equals_brute_force_on_larger_boards(level: Level) -> None:
+    check_against_brute_force(level, max_length=5)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards(max_squares=5))
 def test_solver_minimum_equals_brute_force_at_six_tokens(level: Level) -> None:
-    result = solve(level)
-    if result.status == "unsolvable":
-        return
-    reference = brute.minimum(level, max_length=6, counts=counts_for(level))
-    assert result.length == (reference if reference is not None else result.length)
-    if reference is None:
-        assert result.length > 6
+    check_against_brute_force(level, max_length=6)
 
 
 HAND_BOARDS = [
