@@ -156,6 +156,24 @@ def test_time_limit_gives_a_checked_program_and_an_honest_bound() -> None:
     assert result.status == "solved"
     assert carrots.run(level, result.program).verdict.won
     assert result.proven_impossible < 8
+    assert result.length < walk(level).tokens  # the greedy program beats the plain tour here
+
+
+@SLOW
+@given(small_boards(max_squares=8))
+def test_greedy_programs_complete_when_found(level: Level) -> None:
+    from gridbot.solve.carrots import FragmentTables, greedy, reachable
+
+    if any(sq not in reachable(level) for sq in range(level.size)):
+        return
+    tables = FragmentTables(level)
+    tables.ensure(2)
+    marks = np.zeros(tables.W, np.uint64)
+    for i in range(level.size):
+        if (level.initial_marks | 1 << level.start) >> i & 1:
+            marks[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    program = greedy(tables, 4 * level.start + 1, marks)
+    assert program is not None and carrots.run(level, program).verdict.won
 
 
 def test_max_length_stops_the_deepening() -> None:
