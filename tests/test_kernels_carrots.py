@@ -23,13 +23,16 @@ def tables(draw):
     return rng, ends, vis
 
 
+def hash_weights(rng, vis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    S, W = vis.shape[1:]
+    return rng.integers(1, 2**63, size=S, dtype=np.uint64), rng.integers(1, 2**63, size=(S, W), dtype=np.uint64)
+
+
 @settings(max_examples=200, deadline=None)
 @given(tables())
 def test_fingerprints_twin(data) -> None:
     rng, ends, vis = data
-    S, W = vis.shape[1:]
-    r1 = rng.integers(1, 2**63, size=S, dtype=np.uint64)
-    r2 = rng.integers(1, 2**63, size=(S, W), dtype=np.uint64)
+    r1, r2 = hash_weights(rng, vis)
     assert np.array_equal(kern.fingerprints(ends, vis, r1, r2), kern.py_fingerprints(ends, vis, r1, r2))
 
 
@@ -38,8 +41,7 @@ def test_fingerprints_twin(data) -> None:
 def test_loop_powers_twin(data) -> None:
     rng, ends, vis = data
     S, W = vis.shape[1:]
-    r1 = rng.integers(1, 2**63, size=S, dtype=np.uint64)
-    r2 = rng.integers(1, 2**63, size=(S, W), dtype=np.uint64)
+    r1, r2 = hash_weights(rng, vis)
     limit = 4 * S * S + 4
     out_e = np.empty((limit, S), np.int32)
     out_v = np.empty((limit, S, W), np.uint64)
