@@ -2,7 +2,7 @@
 
 >>> import gridbot
 >>> gridbot.load("carrots:1").size
-4
+3
 """
 
 from __future__ import annotations

@@ -24,13 +24,19 @@ How the search works, and why each cut is safe
 3. *Loop counts are finite in effect.* For a body f, the powers f^1, f^2, ...
    (as whole functions, marks included) are eventually periodic because there
    are finitely many functions; `loop_powers` stops at the first repeat, so
-   every count, however large, is represented. `LOOP{...}` never ends, so only
-   its marks matter, and those equal the marks of a large enough count: it is
-   searched as such and printed as `LOOP{...}` when it is the last statement.
+   every count, however large, is represented. Of two counts i < j whose powers
+   end alike from every state, j marks a superset from every state at the same
+   cost, so i is dropped (dominance; see FragmentTables._build). `LOOP{...}`
+   never ends, so only its marks matter, and those equal the marks of a large
+   enough count: it is searched as such and printed as `LOOP{...}` when it is
+   the last statement.
 4. *Fragments of cost c* are: statements of cost c (loops over fragments of cost
    c-1 with every distinct count) and a statement of cost a followed by a
-   fragment of cost c-a. With rule 2 applied at every cost, by induction every
-   function reachable at cost <= c is in the tables.
+   fragment of cost c-a. With rules 2 and 3 applied at every cost, by
+   induction every function reachable at cost <= c is in the tables, or one
+   that dominates it (ends alike from every state, marks a superset, costs no
+   more), and putting a dominating fragment in place of another, anywhere in a
+   program, leaves every later state alike and marks at least as much.
 5. *Top level.* A program is a sequence run once from the start, so only the
    state and marks reached after a prefix matter for what follows. Iterative
    deepening on the length K: tables up to m = K-2 are built; the search expands
@@ -44,6 +50,10 @@ How the search works, and why each cut is safe
    and only its coverage from the start matters (`pair_covers`).
    A length K is declared impossible only after all of this fails, so the first
    K that succeeds is optimal.
+6. *A guess can end the proof.* Once K is excluded, the same search for K + 1
+   with the tables already built (incomplete, but what it finds is a real
+   program) often finds one: K + 1 is then optimal and the larger table is
+   never built. Every printed program is re-run by the simulator.
 
 Complexity: dominated by the table for cost K-2, which grows about 6-7x per
 token; memory is about 4 x squares x (4 + 8 x words) bytes per fragment.

@@ -1,0 +1,17 @@
+"""The examples in the module docstrings run as written."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["gridbot", "gridbot.grid", "gridbot.levels", "gridbot.games.carrots", "gridbot.solve.carrots"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0
