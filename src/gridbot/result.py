@@ -25,14 +25,16 @@ class Verdict:
     status: str
     step: int
     remaining: int = 0
+    noun: str = "square"  # what `remaining` counts, and what state they are left in
+    left: str = "unmarked"
 
     def __str__(self) -> str:
         if self.status == "completed":
             return f"completed at step {self.step}"
         if self.status == "incomplete":
-            return f"ended after {_count(self.step, 'step')} with {_count(self.remaining, 'square')} unmarked"
+            return f"ended after {_count(self.step, 'step')} with {_count(self.remaining, self.noun)} {self.left}"
         return (
-            f"runs forever without completing ({_count(self.remaining, 'square')} never marked;"
+            f"runs forever without completing ({_count(self.remaining, self.noun)} {self.left} for good;"
             f" a repeated state seen at step {self.step})"
         )
 

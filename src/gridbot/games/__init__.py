@@ -15,7 +15,7 @@ from types import ModuleType
 
 from gridbot.grid import GridbotError
 
-GAMES = ("carrots",)
+GAMES = ("carrots", "lightbot")
 
 
 def get(name: str) -> ModuleType:

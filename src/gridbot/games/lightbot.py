@@ -1,0 +1,363 @@
+"""Light-Bot (2008): a robot on tiles of different heights must light every light tile.
+
+A level is a block of digit rows (tile heights), a blank line, then a block of
+the same shape with `*` (light), one of `^ > v <` (the robot and its facing)
+and `.`; lines starting with `;` are comments. A program has three parts:
+`main` (at most 12 commands), `f1` and `f2` (at most 8 each), over `F` (walk
+onto a tile of the same height), `J` (jump onto a tile one higher or any amount
+lower), `L`, `R`, `X` (toggle the light here) and `1`, `2` (call a procedure).
+
+>>> from gridbot.games import lightbot
+>>> level = lightbot.Level.parse("000\\n\\n>.*")
+>>> program = lightbot.Program.parse("main: 1 f1: FFX")
+>>> str(program), program.tokens
+('main: 1 f1: FFX', 4)
+>>> lightbot.run(level, program).verdict.status
+'completed'
+
+Steps count every executed command, calls included; returning from a
+procedure is not a step. A run that can never win is recognised in bounded
+time: see `run`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
+from gridbot.result import SolveResult, Verdict
+
+NAME = "lightbot"
+LIMITS = {"main": 12, "f1": 8, "f2": 8}
+COMMANDS = "FJLRX12"
+FACINGS = {"^": Direction.NORTH, ">": Direction.EAST, "v": Direction.SOUTH, "<": Direction.WEST}
+
+Position = tuple[int, int]
+
+
+# ---------------------------------------------------------------- levels
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """An immutable level: heights per cell, the light tiles (in reading order), the robot's start."""
+
+    heights: tuple[tuple[int, ...], ...]
+    lights: tuple[Position, ...]
+    start: Position
+    facing: Direction
+    name: str = ""
+
+    @classmethod
+    def parse(cls, text: str, name: str = "<level>") -> Level:
+        """Read a level; raises LevelError naming the line and column of the first problem. O(cells)."""
+        lines = text.split("\n")
+        numbered = [(i + 1, line.rstrip("\r")) for i, line in enumerate(lines)]
+        numbered = [(n, line) for n, line in numbered if not line.lstrip().startswith(";")]
+        while numbered and not numbered[0][1].strip():
+            numbered.pop(0)
+        while numbered and not numbered[-1][1].strip():
+            numbered.pop()
+        if not numbered:
+            raise LevelError("empty level", 1, 1, name)
+        blank = next((k for k, (_, line) in enumerate(numbered) if not line.strip()), None)
+        if blank is None:
+            raise LevelError("expected a blank line between the heights and the markers", numbered[-1][0] + 1, 1, name)
+        top, bottom = numbered[:blank], numbered[blank + 1 :]
+        while bottom and not bottom[0][1].strip():
+            bottom.pop(0)
+        if not bottom:
+            raise LevelError("no marker block after the heights", numbered[blank][0] + 1, 1, name)
+        if len(top) != len(bottom):
+            raise LevelError(f"the marker block has {len(bottom)} rows, the heights {len(top)}", bottom[0][0], 1, name)
+        width = max(len(line) for _, line in top + bottom)
+        height_rows = grid_rows("\n".join(line.ljust(width, "0") for _, line in top), "0", source=name)
+        marker_rows = grid_rows("\n".join(line.ljust(width, ".") for _, line in bottom), ".", source=name)
+        heights = []
+        for (n, _), row in zip(top, height_rows, strict=True):
+            for c, ch in enumerate(row):
+                if ch not in "0123456789":
+                    raise LevelError(f"unexpected {ch!r} in the heights (expected a digit)", n, c + 1, name)
+            heights.append(tuple(int(ch) for ch in row))
+        lights: list[Position] = []
+        starts: list[tuple[Position, Direction, int, int]] = []
+        for r, ((n, _), row) in enumerate(zip(bottom, marker_rows, strict=True)):
+            for c, ch in enumerate(row):
+                if ch == "*":
+                    lights.append((r, c))
+                elif ch in FACINGS:
+                    starts.append(((r, c), FACINGS[ch], n, c + 1))
+                elif ch != ".":
+                    raise LevelError(f"unexpected {ch!r} in the markers (expected *, ., ^, >, v or <)", n, c + 1, name)
+        if not starts:
+            raise LevelError("no robot (one of ^ > v <) in the markers", bottom[0][0], 1, name)
+        if len(starts) > 1:
+            raise LevelError("a second robot", starts[1][2], starts[1][3], name)
+        return cls(tuple(heights), tuple(lights), starts[0][0], starts[0][1], name)
+
+    def __str__(self) -> str:
+        arrows = {d: a for a, d in FACINGS.items()}
+        top = ["".join(str(h) for h in row) for row in self.heights]
+        marks = [["."] * len(row) for row in self.heights]
+        for r, c in self.lights:
+            marks[r][c] = "*"
+        marks[self.start[0]][self.start[1]] = arrows[self.facing]
+        return "\n".join(top) + "\n\n" + "\n".join("".join(row) for row in marks)
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        return tuple("".join(str(h) for h in row) for row in self.heights)
+
+    @property
+    def size(self) -> int:
+        """Number of light tiles."""
+        return len(self.lights)
+
+    def ahead(self, position: Position, facing: int) -> Position | None:
+        dr, dc = Direction(facing).delta
+        r, c = position[0] + dr, position[1] + dc
+        if 0 <= r < len(self.heights) and 0 <= c < len(self.heights[0]):
+            return (r, c)
+        return None
+
+    def move(self, position: Position, facing: int, op: str) -> Position:
+        """Rule of F and J: where the robot stands afterwards (the same tile when the move is not allowed)."""
+        target = self.ahead(position, facing)
+        if target is None:
+            return position
+        here = self.heights[position[0]][position[1]]
+        there = self.heights[target[0]][target[1]]
+        if op == "F" and there == here:
+            return target
+        if op == "J" and (there == here + 1 or there < here):
+            return target
+        return position
+
+
+# ---------------------------------------------------------------- programs
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """`main`, `f1`, `f2` as command strings; `str(p)` is the canonical text, `Program.parse(str(p)) == p`."""
+
+    main: str
+    f1: str = ""
+    f2: str = ""
+
+    def __str__(self) -> str:
+        parts = [f"main: {self.main}"]
+        parts += [f"{name}: {body}" for name, body in (("f1", self.f1), ("f2", self.f2)) if body]
+        return " ".join(parts)
+
+    @property
+    def tokens(self) -> int:
+        """The score: commands in all three parts."""
+        return len(self.main) + len(self.f1) + len(self.f2)
+
+    def body(self, proc: int) -> str:
+        return (self.main, self.f1, self.f2)[proc]
+
+    @classmethod
+    def parse(cls, text: str) -> Program:
+        return parse_program(text)
+
+
+_LABEL = re.compile(r"(main)\s*:?|f([12])\s*:", re.IGNORECASE | re.ASCII)
+
+
+def parse_program(text: str, limits: dict[str, int] | None = None) -> Program:
+    """Read `main: ... f1: ... f2: ...` (any case, spaces anywhere, parts in any order, f1/f2 optional).
+
+    Commands before any part name belong to `main`. `f1`/`f2` need their colon
+    (`F1` alone is "forward, call 1"). Raises ProgramError with the column of the
+    problem, also when a part exceeds its slot limit. O(len(text)).
+    """
+    limits = LIMITS if limits is None else limits
+    parts: dict[str, list[str]] = {}
+    current = "main"
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        label = _LABEL.match(text, i)
+        if label is not None:
+            name = "main" if label.group(1) else "f" + label.group(2)
+            if name in parts:
+                raise ProgramError(f"{name} given twice", i + 1, text)
+            current = name
+            parts[name] = []
+            i = label.end()
+            continue
+        op = ch.upper() if ch in "fjlrx" else ch
+        if op not in COMMANDS:
+            raise ProgramError(
+                f"unexpected {ch!r} (expected one of {' '.join(COMMANDS)} or main:, f1:, f2:)", i + 1, text
+            )
+        body = parts.setdefault(current, [])
+        body.append(op)
+        if len(body) > limits[current]:
+            raise ProgramError(f"{current} has more than {limits[current]} commands", i + 1, text)
+        i += 1
+    return Program(*("".join(parts.get(p, [])) for p in ("main", "f1", "f2")))
+
+
+# ---------------------------------------------------------------- simulation
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One executed command; afterwards the robot is at `position` facing `facing` with `lit` lights on."""
+
+    number: int
+    op: str
+    position: Position
+    facing: int
+    lit: int  # bit i: light i is on
+    depth: int  # calls under way
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    level: Level
+    program: Program
+    verdict: Verdict
+
+    def trace(self, limit: int = 10_000) -> list[Step]:
+        """The first `limit` steps (fewer if the run ends sooner)."""
+        out = []
+        for step in steps(self.level, self.program):
+            if len(out) >= limit:
+                break
+            out.append(step)
+        return out
+
+
+def _execute(level: Level, program: Program) -> Iterator[tuple[Step | None, tuple, int]]:
+    """The machine: yields (step or None at a fetch, control state, stack height) until main ends.
+
+    The control state is (position, facing, lights, procedure, pc): everything
+    but the return stack.
+    """
+    index = {pos: i for i, pos in enumerate(level.lights)}
+    position, facing, lit = level.start, int(level.facing), 0
+    proc, pc = 0, 0
+    stack: list[tuple[int, int]] = []
+    number = 0
+    while True:
+        body = program.body(proc)
+        if pc == len(body):
+            if not stack:
+                return
+            proc, pc = stack.pop()
+            continue
+        yield None, (position, facing, lit, proc, pc), len(stack)
+        op = body[pc]
+        pc += 1
+        if op in "FJ":
+            position = level.move(position, facing, op)
+        elif op == "L":
+            facing = (facing - 1) % 4
+        elif op == "R":
+            facing = (facing + 1) % 4
+        elif op == "X":
+            if position in index:
+                lit ^= 1 << index[position]
+        else:
+            stack.append((proc, pc))
+            proc, pc = int(op), 0
+        number += 1
+        yield Step(number, op, position, facing, lit, len(stack)), (position, facing, lit, proc, pc), len(stack)
+
+
+def steps(level: Level, program: Program) -> Iterator[Step]:
+    """Every executed command in order, stopping at the win or when main ends (may be endless)."""
+    full = (1 << len(level.lights)) - 1
+    if not level.lights:
+        return
+    for step, _, _ in _execute(level, program):
+        if step is not None:
+            yield step
+            if step.lit == full:
+                return
+
+
+def run(level: Level, program: Program | str) -> Run:
+    """Run a program and say how it ends: a win at step k, the end of main, or never winning.
+
+    Never winning is proven by a repeated control state (position, facing,
+    lights, procedure, pc) at stack height h >= g, where g is the height it was
+    first seen at and the stack has not gone below g since: everything between
+    the two moments then repeats for ever, one level deeper each time, without
+    a win and without main ending. Every endless run shows such a repeat (among
+    the moments after which the stack never goes lower, two share a control
+    state), so `run` always answers; memory and time grow with the steps before
+    the repeat, at most the number of control states times the program length.
+    """
+    if isinstance(program, str):
+        program = parse_program(program)
+    full = (1 << len(level.lights)) - 1
+    if not level.lights:
+        return Run(level, program, _verdict("completed", 0))
+    seen: dict[tuple, int] = {}  # control state -> stack height where seen, while still valid
+    at_height: list[list[tuple]] = [[]]  # controls recorded at each height, dropped when the stack goes below
+    number, lit = 0, 0
+    for step, control, height in _execute(level, program):
+        while len(at_height) > height + 1:  # the stack went below: those records no longer prove anything
+            for old in at_height.pop():
+                if seen.get(old) == len(at_height):
+                    del seen[old]
+        while len(at_height) < height + 1:
+            at_height.append([])
+        if step is not None:
+            number, lit = step.number, step.lit
+            if lit == full:
+                return Run(level, program, _verdict("completed", number))
+            continue
+        if control in seen:
+            return Run(level, program, _verdict("forever", number, _off(lit, full)))
+        seen[control] = height
+        at_height[height].append(control)
+    return Run(level, program, _verdict("incomplete", number, _off(lit, full)))
+
+
+def _verdict(status: str, step: int, remaining: int = 0) -> Verdict:
+    return Verdict(status, step, remaining, noun="light", left="off")
+
+
+def _off(lit: int, full: int) -> int:
+    return bin(full & ~lit).count("1")
+
+
+def picture(level: Level, position: Position, facing: int, lit: int) -> str:
+    """The level as text: heights as digits, `*` an unlit light, `+` a lit one, the robot as an arrow."""
+    grid = [[str(h) for h in row] for row in level.heights]
+    for i, (r, c) in enumerate(level.lights):
+        grid[r][c] = "+" if lit >> i & 1 else "*"
+    grid[position[0]][position[1]] = Direction(facing).arrow
+    return "\n".join("".join(row) for row in grid)
+
+
+def format_trace(level: Level, result: Run, limit: int = 200) -> str:
+    """The level after each step, as text, for at most `limit` steps."""
+    parts = [f"step 0: start\n{picture(level, level.start, level.facing, 0)}"]
+    shown = result.trace(limit + 1)
+    for s in shown[:limit]:
+        parts.append(
+            f"step {s.number}: {s.op} (calls under way: {s.depth})\n{picture(level, s.position, s.facing, s.lit)}"
+        )
+    if len(shown) > limit:
+        parts.append(f"... (trace cut after {limit} steps)")
+    parts.append(str(result.verdict))
+    return "\n\n".join(parts)
+
+
+def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
+    """Not written yet (issue 5): raises GridbotError rather than pretend."""
+    from gridbot.grid import GridbotError
+
+    raise GridbotError("the Light-Bot solver is not written yet; `gridbot run lightbot ...` works")
