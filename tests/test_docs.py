@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["gridbot", "gridbot.grid", "gridbot.levels", "gridbot.games.carrots", "gridbot.solve.carrots"]
+MODULES = [
+    "gridbot",
+    "gridbot.grid",
+    "gridbot.levels",
+    "gridbot.games.carrots",
+    "gridbot.solve.carrots",
+    "gridbot.games.lightbot",
+    "gridbot.games.robos_escape",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

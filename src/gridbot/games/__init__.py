@@ -15,7 +15,7 @@ from types import ModuleType
 
 from gridbot.grid import GridbotError
 
-GAMES = ("carrots", "lightbot")
+GAMES = ("carrots", "lightbot", "robos_escape")
 
 
 def get(name: str) -> ModuleType:

@@ -1,0 +1,259 @@
+"""Robo's Escape (2008): one program string with functions, lasers and coins.
+
+A level is a grid (at most 10x10; outside is wall): `X` wall, space floor, `C`
+a coin on floor, `O` a block, `E` the exit, `S` the start (floor), and `-`,
+`.`, `x` cells the robot cannot enter but a laser crosses. The robot starts on
+`S` facing south. A program is one string over `F L R G X 1 2 3 4 5 . '`:
+
+- `F` moves forward onto floor or a coin; moving into `E` escapes.
+- `L`, `R` turn; `G` picks up the coin here; `X` fires a laser forward, which
+  crosses every cell up to the first `X`, `O` or `C` and destroys an `O` or `C`.
+- `1`..`5` push the return position and continue after the first `'n` in the
+  string (no `'n`: the call only pushes); `'` is skipped with the character after
+  it; `.` returns to the last pushed position, or restarts at the start.
+- Running off the end, or more than 10,000 executed commands, fails.
+
+Score of an escape: 40 - (length without `'`) + 10 x coins picked up.
+
+>>> from gridbot.games import robos_escape
+>>> level = robos_escape.Level.parse("XXXX\\nXSCX\\nX EX\\nXXXX")
+>>> result = robos_escape.run(level, "LFGRF")
+>>> result.verdict.status, result.coins, result.score
+('completed', 1, 45)
+
+Choices where the rules are silent: a call jumps to the first `'n` of the
+string; every executed character counts as a command (`'n` markers are
+skipped, not executed); a laser leaving the grid stops there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows
+from gridbot.result import SolveResult, Verdict
+
+NAME = "robos_escape"
+SIDE = 10
+MAX_COMMANDS = 10_000
+ALPHABET = "FLRGX12345.'"
+WALKABLE = " CSE"
+STOPS_LASER = "XOC"
+CELLS = "X COESC-.x"
+
+Position = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """An immutable level; `rows` padded with floor to a rectangle of at most 10x10."""
+
+    rows: tuple[str, ...]
+    start: Position
+    name: str = ""
+
+    @classmethod
+    def parse(cls, text: str, name: str = "<level>") -> Level:
+        """Read a level; raises LevelError naming line and column of the first problem. O(cells)."""
+        rows = grid_rows(text, " ", source=name, max_side=SIDE)
+        starts = []
+        for r, c, ch in cells(rows):
+            if ch not in CELLS:
+                raise LevelError(
+                    f"unknown character {ch!r} (expected one of X C O E S - . x or space)", r + 1, c + 1, name
+                )
+            if ch == "S":
+                starts.append((r, c))
+        if not starts:
+            raise LevelError("no start S", 1, 1, name)
+        if len(starts) > 1:
+            raise LevelError("a second start S", starts[1][0] + 1, starts[1][1] + 1, name)
+        return cls(rows, starts[0], name)
+
+    def __str__(self) -> str:
+        return "\n".join(row.rstrip() for row in self.rows)
+
+    @property
+    def size(self) -> int:
+        """Number of coins."""
+        return sum(row.count("C") for row in self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """The program string; `str(p)` is its canonical text (upper case), `tokens` its length without `'`."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def tokens(self) -> int:
+        return len(self.text) - self.text.count("'")
+
+    @classmethod
+    def parse(cls, text: str) -> Program:
+        return parse_program(text)
+
+
+def parse_program(text: str) -> Program:
+    """Read a program (letters in any case, spaces ignored); ProgramError names the column. O(len(text))."""
+    out = []
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        op = ch.upper() if ch in "flrgx" else ch
+        if op not in ALPHABET:
+            raise ProgramError(f"unexpected {ch!r} (expected one of {' '.join(ALPHABET)})", i + 1, text)
+        out.append(op)
+    program = "".join(out)
+    if program.endswith("'"):
+        raise ProgramError("a ' must be followed by a character", len(text), text)
+    return Program(program)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One executed command; afterwards the robot is at `position` facing `facing`."""
+
+    number: int
+    op: str
+    position: Position
+    facing: int
+    coins: int
+    grid: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """How a run ended: the verdict, coins picked up, the score of an escape, and why a run failed."""
+
+    level: Level
+    program: Program
+    verdict: Verdict
+    coins: int
+    reason: str
+
+    @property
+    def score(self) -> int | None:
+        """40 - length + 10 x coins for an escape, None otherwise."""
+        if self.verdict.status != "completed":
+            return None
+        return 40 - self.program.tokens + 10 * self.coins
+
+    def trace(self, limit: int = 10_000) -> list[Step]:
+        out = []
+        for step in steps(self.level, self.program):
+            if len(out) >= limit:
+                break
+            out.append(step)
+        return out
+
+
+def _machine(level: Level, program: Program) -> Iterator[tuple[Step, str]]:
+    """Yields (step, outcome) per executed command; outcome '' while running, else why it stopped."""
+    text = program.text
+    grid = [list(row) for row in level.rows]
+    height, width = len(grid), len(grid[0])
+    position, facing, coins = level.start, int(Direction.SOUTH), 0
+    stack: list[int] = []
+    pc, number = 0, 0
+
+    def cell(r: int, c: int) -> str:
+        return grid[r][c] if 0 <= r < height and 0 <= c < width else "X"
+
+    while True:
+        while pc < len(text) and text[pc] == "'":
+            pc += 2  # a definition marker and its name are skipped
+        if pc >= len(text):
+            return
+        if number == MAX_COMMANDS:
+            yield Step(number, "", position, facing, coins, tuple(map("".join, grid))), "limit"
+            return
+        op = text[pc]
+        pc += 1
+        outcome = ""
+        dr, dc = Direction(facing).delta
+        if op == "F":
+            r, c = position[0] + dr, position[1] + dc
+            if cell(r, c) == "E":
+                position, outcome = (r, c), "escaped"
+            elif cell(r, c) in WALKABLE:
+                position = (r, c)
+        elif op == "L":
+            facing = (facing - 1) % 4
+        elif op == "R":
+            facing = (facing + 1) % 4
+        elif op == "G":
+            if grid[position[0]][position[1]] == "C":
+                grid[position[0]][position[1]] = " "
+                coins += 1
+        elif op == "X":
+            r, c = position[0] + dr, position[1] + dc
+            while 0 <= r < height and 0 <= c < width and grid[r][c] not in STOPS_LASER:
+                r, c = r + dr, c + dc
+            if 0 <= r < height and 0 <= c < width and grid[r][c] in "OC":
+                grid[r][c] = " "
+        elif op == ".":
+            pc = stack.pop() if stack else 0
+        else:  # a call
+            stack.append(pc)
+            found = text.find("'" + op)
+            if found >= 0:
+                pc = found + 2
+        number += 1
+        yield Step(number, op, position, facing, coins, tuple(map("".join, grid))), outcome
+        if outcome:
+            return
+
+
+def steps(level: Level, program: Program) -> Iterator[Step]:
+    """Every executed command, in order (at most 10,000)."""
+    for step, outcome in _machine(level, program):
+        if outcome != "limit":
+            yield step
+
+
+def run(level: Level, program: Program | str) -> Run:
+    """Run a program: escaped at step k (with score), or failed, and why. At most 10,000 commands."""
+    if isinstance(program, str):
+        program = parse_program(program)
+    number, coins = 0, 0
+    for step, outcome in _machine(level, program):
+        number, coins = step.number, step.coins
+        if outcome == "escaped":
+            return Run(level, program, Verdict("completed", number), coins, "escaped")
+        if outcome == "limit":
+            reason = f"more than {MAX_COMMANDS} commands"
+            return Run(level, program, Verdict("incomplete", number, 1, noun="exit", left="not reached"), coins, reason)
+    verdict = Verdict("incomplete", number, 1, noun="exit", left="not reached")
+    return Run(level, program, verdict, coins, "ran off the end of the program")
+
+
+def picture(grid: tuple[str, ...], position: Position, facing: int) -> str:
+    rows = [list(row) for row in grid]
+    rows[position[0]][position[1]] = Direction(facing).arrow
+    return "\n".join("".join(row).rstrip() for row in rows)
+
+
+def format_trace(level: Level, result: Run, limit: int = 200) -> str:
+    """The grid after each step, as text, for at most `limit` steps."""
+    parts = [f"step 0: start\n{picture(level.rows, level.start, int(Direction.SOUTH))}"]
+    shown = result.trace(limit + 1)
+    for s in shown[:limit]:
+        parts.append(f"step {s.number}: {s.op} (coins {s.coins})\n{picture(s.grid, s.position, s.facing)}")
+    if len(shown) > limit:
+        parts.append(f"... (trace cut after {limit} steps)")
+    ending = f"escaped at step {result.verdict.step}" if result.verdict.won else f"failed: {result.reason}"
+    score = f", score {result.score}" if result.score is not None else ""
+    parts.append(f"{ending}; coins {result.coins}{score}")
+    return "\n\n".join(parts)
+
+
+def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
+    """Not written yet (issue 5): raises GridbotError rather than pretend."""
+    from gridbot.grid import GridbotError
+
+    raise GridbotError("the Robo's Escape solver is not written yet; `gridbot run robos_escape ...` works")
