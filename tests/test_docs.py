@@ -15,6 +15,7 @@ MODULES = [
     "gridbot.solve.carrots",
     "gridbot.games.lightbot",
     "gridbot.games.robos_escape",
+    "gridbot.solve.lightbot",
 ]
 
 

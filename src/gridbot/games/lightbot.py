@@ -357,7 +357,7 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """Not written yet (issue 5): raises GridbotError rather than pretend."""
-    from gridbot.grid import GridbotError
+    """The fewest commands, proven; see gridbot.solve.lightbot."""
+    from gridbot.solve.lightbot import solve as _solve
 
-    raise GridbotError("the Light-Bot solver is not written yet; `gridbot run lightbot ...` works")
+    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
