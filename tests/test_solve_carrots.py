@@ -261,3 +261,12 @@ def test_smallest_counts_lowers_counts_and_keeps_the_program_working() -> None:
     smaller = smallest_counts(level, program)
     assert str(smaller) == "LOOP{F LOOP(7){F L}}"
     assert carrots.run(level, smaller).verdict.won
+
+
+def test_memory_budget_stops_the_deepening_with_an_honest_answer() -> None:
+    level = Level.parse("\n".join(["S" + "#" * 29] + ["#" * 30] * 29))  # 900 squares: big table rows
+    result = solve(level, memory_budget=64 * 2**20)
+    assert result.status == "solved"
+    assert "GiB" in result.stats["reason"]
+    assert carrots.run(level, result.program).verdict.won
+    assert result.proven_impossible >= 2

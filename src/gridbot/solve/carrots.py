@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,19 @@ class _Table:
         return self.ends.shape[0]
 
 
+class MemoryBudget(Exception):
+    """The next table would not fit in the memory budget; the deepening stops there."""
+
+
+def default_memory_budget() -> int:
+    """A third of the physical memory, at most 8 GiB (4 GiB if it cannot be read)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 4 * 2**30
+    return min(8 * 2**30, total // 3)
+
+
 class FragmentTables:
     """Every distinct fragment function by cost, built on demand (rules 2-4 of the module doc).
 
@@ -109,12 +123,20 @@ class FragmentTables:
     ever dropped on a hash match alone.
     """
 
-    def __init__(self, level: Level, seed: int = 12345, weak_hash: bool = False) -> None:
-        """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks."""
+    def __init__(
+        self, level: Level, seed: int = 12345, weak_hash: bool = False, memory_budget: int | None = None
+    ) -> None:
+        """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks.
+
+        `memory_budget` bounds the store in bytes (default: a third of the
+        machine's memory, at most 8 GiB); MemoryBudget is raised past it.
+        """
         self.level = level
         n = level.size
         self.S = 4 * n
         self.W = (n + 63) // 64
+        self.row_bytes = self.S * (4 + 8 * self.W) + 32
+        self.memory_budget = default_memory_budget() if memory_budget is None else memory_budget
         rng = np.random.default_rng(seed)
         self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
         self.r2 = rng.integers(1, 2**63, size=(self.S, self.W), dtype=np.uint64)
@@ -142,9 +164,19 @@ class FragmentTables:
     # -- the store
 
     def _grow(self) -> None:
-        self._reserve(2 * self.ends.shape[0])
+        self._reserve(2 * self.ends.shape[0], required=True)
 
-    def _reserve(self, capacity: int) -> None:
+    def _reserve(self, capacity: int, required: bool = False) -> None:
+        """Make room for `capacity` rows, within the memory budget.
+
+        A wish (`required` False) is trimmed to the budget; a need that the
+        budget cannot meet raises MemoryBudget.
+        """
+        most = max(self.ends.shape[0], self.memory_budget // self.row_bytes)
+        if capacity > most:
+            if required:
+                raise MemoryBudget(f"the fragment tables would need more than {self.memory_budget / 2**30:.1f} GiB")
+            capacity = most
         if capacity <= self.ends.shape[0]:
             return
         for name in ("ends", "vis"):
@@ -258,7 +290,7 @@ class FragmentTables:
             self.candidates += examined
             self._settle(clash[:n_clash], clash_h[:n_clash], c)
             if code == 1:
-                self._reserve(self.rows + 2 * limit + self.ends.shape[0])
+                self._reserve(self.rows + 2 * limit + self.ends.shape[0], required=True)
             elif code == 2:
                 limit *= 2
                 buffers = self._power_buffers(limit)
@@ -646,20 +678,25 @@ def solve(
     all_solutions: bool = False,
     progress: Progress | None = None,
     max_length: int | None = None,
+    memory_budget: int | None = None,
 ) -> SolveResult:
     """A shortest program for `level` and the proof that it is shortest.
 
     Returns a SolveResult: status 'optimal' (with `solutions` when
     `all_solutions`), 'unsolvable' (a square cannot be reached; stats name it),
-    or, when `time_limit` seconds (or `max_length`) run out first, 'solved'
-    with a plain tour program and `lower_bound` = the first length not excluded.
+    or, when `time_limit` seconds, `max_length` or `memory_budget` bytes (see
+    FragmentTables) run out first, 'solved' with the best program found (greedy
+    from the tables, or a plain tour) and `lower_bound` = the first length not
+    excluded; stats["reason"] says when the memory budget stopped it.
     Exponential in the optimal length (see the module docstring).
     """
     warm_up()
-    return _solve(level, Clock(time_limit, progress), all_solutions, max_length)
+    return _solve(level, Clock(time_limit, progress), all_solutions, max_length, memory_budget)
 
 
-def _solve(level: Level, clock: Clock, all_solutions: bool, max_length: int | None) -> SolveResult:
+def _solve(
+    level: Level, clock: Clock, all_solutions: bool, max_length: int | None, memory_budget: int | None = None
+) -> SolveResult:
     name = level.name
     start_marks = level.initial_marks | (1 << level.start)
     if start_marks == level.goal:
@@ -670,7 +707,7 @@ def _solve(level: Level, clock: Clock, all_solutions: bool, max_length: int | No
         r, c = level.squares[missing[0]]
         stats = {"candidates": 0, "reason": f"square at line {r + 1}, column {c + 1} cannot be reached"}
         return SolveResult("carrots", name, "unsolvable", None, None, clock.seconds, 0, stats)
-    tables = FragmentTables(level)
+    tables = FragmentTables(level, memory_budget=memory_budget)
     marks = np.zeros(tables.W, np.uint64)
     for i in range(level.size):
         if start_marks >> i & 1:
@@ -679,9 +716,12 @@ def _solve(level: Level, clock: Clock, all_solutions: bool, max_length: int | No
     K = 1
     children = 0
     best: Program | None = None  # the shortest program found so far, before the proof reaches it
+    stopped = ""  # why the deepening stopped short of a proof, when not the clock
 
     def result(status: str, program: Program, lower_bound: int, found: tuple[Program, ...] = (), capped=False):
-        stats = {"candidates": tables.candidates + children, "fragments": tables.rows - 1}
+        stats: dict[str, Any] = {"candidates": tables.candidates + children, "fragments": tables.rows - 1}
+        if stopped:
+            stats["reason"] = stopped
         return SolveResult(
             "carrots", name, status, program, program.tokens, clock.seconds, lower_bound, stats, found, capped
         )
@@ -718,6 +758,8 @@ def _solve(level: Level, clock: Clock, all_solutions: bool, max_length: int | No
             K += 1
     except Timeout:
         pass
+    except MemoryBudget as exc:
+        stopped = str(exc)
     if best is None:
         quick = greedy(tables, s0, marks)
         tour = walk(level)
