@@ -5,6 +5,8 @@ Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
     gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json]
     gridbot run GAME LEVEL PROGRAM [--trace] [--limit N] [--json]
     gridbot levels [GAME]
+    gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
+    gridbot pellet play HOST:PORT
 
 A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
 (`7`, when no file of that name exists) or the path of a level file.
@@ -24,6 +26,7 @@ must complete its level.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -187,21 +190,30 @@ def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
 )
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal program (capped).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level.")
+@click.option("--seed", type=int, default=None, metavar="N", help="Seed of a randomised solver (pellet).")
 def solve(
-    game: str, level_specs: tuple[str, ...], time_limit: float | None, all_solutions: bool, as_json: bool
+    game: str,
+    level_specs: tuple[str, ...],
+    time_limit: float | None,
+    all_solutions: bool,
+    as_json: bool,
+    seed: int | None = None,
 ) -> None:
     """Find a shortest program for each LEVEL and prove it shortest.
 
     LEVEL is GAME:NAME (carrots:7), a bundled NAME (7) or a level file.
     """
     module = _game(game)
+    extra = {} if seed is None else {"seed": seed}
+    if extra and "seed" not in inspect.signature(module.solve).parameters:
+        raise click.UsageError(f"--seed is not used by {module.NAME}")
     loaded = [(spec, _load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
     show_progress = not as_json and _stdout_is_terminal()
     failed = False
     for spec, level in loaded:
         name = _level_name(level, spec)
         with _progress_display(show_progress, f"solving {name}") as progress:
-            result = module.solve(level, time_limit=time_limit, all_solutions=all_solutions, progress=progress)
+            result = module.solve(level, time_limit=time_limit, all_solutions=all_solutions, progress=progress, **extra)
         if result.status in ("optimal", "solved"):
             if result.solution is None:
                 _fail(f"the solver reported {result.status} for {name} without a program")
@@ -215,21 +227,23 @@ def solve(
             failed = True
         if as_json:
             click.echo(_dumps(result.to_json()))
+        elif hasattr(module, "describe"):  # a game's own human output (Bender prints moves as CodinGame expects)
+            click.echo(module.describe(level, result))
         else:
-            click.echo(_describe(result, name, all_solutions))
+            click.echo(_describe(result, name, all_solutions, getattr(module, "UNIT", "tokens")))
     if failed:
         raise click.exceptions.Exit(EXIT_FAILED)
 
 
-def _describe(result: Any, name: str, all_solutions: bool) -> str:
+def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens") -> str:
     """The human-readable report of one SolveResult."""
     stats = result.stats or {}
     lines = []
     proven = result.proven_impossible
     if result.status == "optimal":
-        lines.append(f"{name}: optimal, {result.length} tokens (proven shortest)")
+        lines.append(f"{name}: optimal, {result.length} {unit} (proven shortest)")
     elif result.status == "solved":
-        lines.append(f"{name}: solved, {result.length} tokens (not proven shortest)")
+        lines.append(f"{name}: solved, {result.length} {unit} (not proven shortest)")
     elif result.status == "unsolvable":
         lines.append(f"{name}: unsolvable (proven: no program completes this level)")
     else:
@@ -255,7 +269,7 @@ def _describe(result: Any, name: str, all_solutions: bool) -> str:
 @cli.command(epilog=EPILOG)
 @click.argument("game")
 @click.argument("level_spec", metavar="LEVEL")
-@click.argument("program_words", metavar="PROGRAM", nargs=-1, required=True)
+@click.argument("program_words", metavar="PROGRAM", nargs=-1)
 @click.option("--trace", is_flag=True, help="Show the board after every step.")
 @click.option(
     "--limit",
@@ -270,11 +284,15 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
     """Run PROGRAM on LEVEL and print how it ends.
 
     Quote the program (gridbot run carrots 2 'LOOP{F F R}'); several words are
-    joined with spaces.
+    joined with spaces. For bender, PROGRAM is optional: an answer to check
+    (moves or LOOP); without it, Bender's own journey is shown.
     """
     if trace and as_json:
         raise click.UsageError("--trace and --json cannot be combined")
     module = _game(game)
+    optional = getattr(module, "PROGRAM_OPTIONAL", False)
+    if not program_words and not optional:
+        raise click.UsageError("Missing argument 'PROGRAM...'.")
     level = _load(level_spec, module.NAME)
     program = module.parse_program(" ".join(program_words))
     outcome = module.run(level, program)
@@ -291,11 +309,14 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
             "remaining": verdict.remaining,
             "tokens": tokens,
         }
+        if getattr(verdict, "reason", None):
+            data["reason"] = verdict.reason
         click.echo(_dumps(data))
         return
     size = f"  ({tokens} token{'' if tokens == 1 else 's'})" if tokens is not None else ""
     click.echo(f"level    {name}")
-    click.echo(f"program  {program}{size}")
+    if program_words or not optional:
+        click.echo(f"program  {program}{size}")
     if trace:
         click.echo()
         click.echo(module.format_trace(level, outcome, limit))
@@ -321,6 +342,151 @@ def _size_info(level: Any) -> tuple[str, str]:
     dims = f"{max(len(r) for r in rows)}x{len(rows)}" if rows else ""
     size = getattr(level, "size", None)
     return dims, f"size {size}" if isinstance(size, int) else ""
+
+
+# ---------------------------------------------------------------- pellet: the game server and its client
+
+
+def _size_option(text: str) -> tuple[int, int]:
+    width, sep, height = text.lower().partition("x")
+    if (
+        not sep
+        or not width.isdigit()
+        or not height.isdigit()
+        or not (1 <= int(width) <= 1000 and 1 <= int(height) <= 1000)
+    ):
+        raise click.BadParameter(f"expected WxH such as 40x30, got {text!r}")
+    return int(width), int(height)
+
+
+@cli.group(epilog=EPILOG)
+def pellet() -> None:
+    """Pellet Eater over TCP: the game server (`serve`) and a client that solves it (`play`)."""
+
+
+@pellet.command(epilog=EPILOG)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=5555, show_default=True, help="0: any free port.")
+@click.option(
+    "--rounds", type=click.IntRange(min=1), default=10, show_default=True, metavar="N", help="Boards per game."
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="S",
+    help="Seconds allowed per board.",
+)
+@click.option("--seed", type=int, default=None, metavar="N", help="Seed of the boards (default: random, logged).")
+@click.option("--flag", default=None, metavar="TEXT", help="The flag sent to a client that solves every board.")
+@click.option("--min-size", default="8x6", show_default=True, metavar="WxH", help="Size of the first board.")
+@click.option("--max-size", default="40x30", show_default=True, metavar="WxH", help="Size of the last board.")
+@click.option("--max-clients", type=click.IntRange(min=1), default=256, show_default=True, help="Sessions at once.")
+@click.option("--max-sessions", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N sessions.")
+def serve(
+    host: str,
+    port: int,
+    rounds: int,
+    time_limit: float,
+    seed: int | None,
+    flag: str | None,
+    min_size: str,
+    max_size: str,
+    max_clients: int,
+    max_sessions: int | None,
+) -> None:
+    """Run the game server: boards growing round by round, each with a planted solution.
+
+    Logs one line per session on stderr. Stops on Ctrl-C, or after --max-sessions.
+    """
+    import asyncio
+    import logging
+
+    from gridbot.net.server import DEFAULT_FLAG, ServerConfig
+    from gridbot.net.server import serve as run_server
+
+    config = ServerConfig(
+        host=host,
+        port=port,
+        rounds=rounds,
+        time_limit=time_limit,
+        seed=seed,
+        flag=flag or DEFAULT_FLAG,
+        min_size=_size_option(min_size),
+        max_size=_size_option(max_size),
+        max_clients=max_clients,
+        max_sessions=max_sessions,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+
+    def ready(server: Any) -> None:
+        click.echo(
+            f"pellet server listening on {host}:{server.port} ({rounds} boards, {time_limit:g} s each,"
+            f" seed {server.seed})",
+            err=True,
+        )
+
+    try:
+        asyncio.run(run_server(config, ready=ready))
+    except OSError as exc:
+        raise GridbotError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+@pellet.command(epilog=EPILOG)
+@click.argument("address", metavar="HOST:PORT")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="S",
+    help="Seconds the solver may spend per board (default: no limit).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the solver.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="S",
+    help="Give up when the server says nothing for S seconds.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Print only the flag.")
+def play(address: str, time_limit: float | None, seed: int, timeout: float, quiet: bool) -> None:
+    """Connect to a Pellet Eater server, solve every board it sends, and print the flag.
+
+    Exit status 0 when a flag came, 1 otherwise (the reason is on stderr).
+    """
+    import asyncio
+
+    from gridbot.net.client import parse_address
+    from gridbot.net.client import play as run_client
+
+    host, port = parse_address(address)
+
+    def on_message(text: str) -> None:
+        if not quiet:
+            click.echo(f"server: {text}")
+
+    def on_board(report: Any) -> None:
+        if not quiet:
+            click.echo(
+                f"board {report.number}: {report.width}x{report.height}, {report.pellets} pellets,"
+                f" {report.status} in {report.seconds:.3f} s ({report.method})"
+            )
+
+    outcome = asyncio.run(
+        run_client(
+            host, port, time_limit=time_limit, seed=seed, timeout=timeout, on_board=on_board, on_message=on_message
+        )
+    )
+    if outcome.flag is None:
+        why = outcome.error or (outcome.messages[-1] if outcome.messages else "the server closed")
+        click.echo(f"gridbot: no flag after {len(outcome.boards)} boards: {why}", err=True)
+        raise click.exceptions.Exit(EXIT_FAILED)
+    if not quiet:
+        click.echo(f"{len(outcome.boards)} boards solved in {outcome.seconds:.2f} s")
+    click.echo(outcome.flag)
 
 
 if __name__ == "__main__":
