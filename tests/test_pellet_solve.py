@@ -62,6 +62,28 @@ def test_solver_agrees_with_brute_force(level: Level) -> None:
         assert_valid(level, result)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards(max_h=5, max_w=6, max_open=22), st.booleans())
+def test_small_board_rules_agree_with_brute_force(level: Level, restarts: bool) -> None:
+    """The memo of failed positions and forced-edge propagation (on for <= 64 cells) stay exact."""
+    expected = brute.hamiltonian_path(level)
+    result = solve(level, time_limit=30, restarts=restarts, construct=False)
+    if expected is None:
+        assert result.status == "unsolvable", (str(level), result)
+    else:
+        assert_valid(level, result)
+    # the same answer with forced-edge propagation off (a plain run, memo only)
+    board = Board(level)
+    if board.pellets and result.stats.get("method") == "search":
+        saved = solver.FORCED_MAX_CELLS
+        solver.FORCED_MAX_CELLS = 0
+        try:
+            plain, finished, _ = solver.search(board, Clock(None), restarts=False)
+        finally:
+            solver.FORCED_MAX_CELLS = saved
+        assert finished and (plain is None) == (expected is None)
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards(), st.integers(0, 2**32 - 1))
 def test_restarts_stay_exact(level: Level, seed: int) -> None:
@@ -137,6 +159,9 @@ def test_every_rule_rejects_only_dead_positions(data) -> None:
     code = kern.block_check(head, free, board.col, int(sc[kern.S_FREE]), board.off, board.scratch(), 1, info)
     if code != kern.OK:
         assert completion is None, f"block_check reason {code} rejected a position that has a completion"
+    stamp = 1 + len(walk)  # forced_check's stamps must differ from any left in the scratch rows
+    if not kern.forced_check(head, free, deg, board.off, board.scratch(), stamp):
+        assert completion is None, "forced-edge propagation rejected a position that has a completion"
     # undoing every move gives back the root exactly
     for h, n in reversed(list(zip(walk, walk[1:], strict=False))):
         kern._undo(h, n, free, deg, board.off, sc)
@@ -258,9 +283,18 @@ def test_progress_is_reported() -> None:
     assert seen and "candidates" in seen[0] and "seconds" in seen[0]
 
 
-def test_pure_python_kernel_gives_the_same_path() -> None:
-    """The compiled search and its plain-Python source agree node for node."""
-    level = gridbot.load("pellet:tunnel")
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", kern.FOUND),
+        ("....S..\n...##..\n..#....\n......#\n.......\n...##..\n.......", kern.EXHAUSTED),
+        ("..S....\n.#.....\n....#..\n#...##.\n#......\n..#.#..\n..#....", kern.EXHAUSTED),
+    ],
+)
+def test_pure_python_kernel_gives_the_same_path(text: str, expected: int) -> None:
+    """The compiled search and its plain-Python source agree node for node (tunnel; two small
+    boards with the memo and forced-edge propagation on, each needing the exhaustive search)."""
+    level = Level.parse(text) if text else gridbot.load("pellet:tunnel")
     board = Board(level)
     results = []
     for fn in (kern.search, kern.search.py_func):
@@ -271,6 +305,9 @@ def test_pure_python_kernel_gives_the_same_path() -> None:
         ncand = np.zeros(board.pellets + 1, np.int32)
         cidx = np.zeros(board.pellets + 1, np.int32)
         key = solver._keys(board, 0, 0)
+        bit, tkey, thead = solver._memo_arrays(board, 1)
+        sc[kern.S_MASK] = bit[board.start]
+        sc[kern.S_FORCED] = int(board.pellets + 1 <= solver.FORCED_MAX_CELLS)
         status = fn(
             board.off,
             free,
@@ -286,7 +323,10 @@ def test_pure_python_kernel_gives_the_same_path() -> None:
             np.zeros(2, np.int64),
             10**9,
             1,
+            bit,
+            tkey,
+            thead,
         )
-        results.append((status, int(sc[kern.S_NODES]), path.tolist()))
+        results.append((status, int(sc[kern.S_NODES]), int(sc[kern.S_MEMO]), path.tolist()))
     assert results[0] == results[1]
-    assert results[0][0] == kern.FOUND
+    assert results[0][0] == expected

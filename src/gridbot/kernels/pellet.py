@@ -32,12 +32,17 @@ EXHAUSTED, FOUND, PAUSED = 0, 1, 2
 OK, CUT_OFF, HEAD_CUT, THREE_PARTS, TWO_ENDS, PARITY, DEAD_ENDS = 0, 1, 2, 3, 4, 5, 6
 
 # the scalars of a search, in `sc`
-S_DEPTH, S_FREE, S_ONES, S_ZEROS, S_NODES, S_STAMP, S_FRESH, S_CHECKS = 0, 1, 2, 3, 4, 5, 6, 7
-N_SCALARS = 8
+S_DEPTH, S_FREE, S_ONES, S_ZEROS, S_NODES, S_STAMP, S_FRESH, S_CHECKS, S_MASK, S_MEMO, S_FORCED = range(11)
+N_SCALARS = 11
+
+# probes of the table of failed positions before giving up on a lookup or an insertion
+MEMO_PROBES = 8
 
 # rows of the scratch array of block_check
 R_SEEN, R_DISC, R_LOW, R_SIZE, R_BLACK, R_IT, R_PARENT, R_STACK, R_CUT = 0, 1, 2, 3, 4, 5, 6, 7, 8
-N_SCRATCH = 9
+# rows of forced_check (R_EFF..R_QUEUED; it also uses R_STACK)
+R_EFF, R_USED, R_EDGES, R_QUEUED = 9, 10, 11, 12
+N_SCRATCH = 13
 
 
 @njit(cache=True)
@@ -198,6 +203,137 @@ def block_check(head, free, col, n_free, off, scratch, stamp, info):  # pragma: 
 
 
 @njit(cache=True)
+def forced_check(head, free, deg, off, scratch, stamp):  # pragma: no cover - compiled
+    """Forced-edge propagation once the path's end is known; True unless it proves a dead position.
+
+    Applies when exactly one cell e of U has deg 1 (it can be entered but not
+    left, so it is the last cell; with none or two or more this returns True,
+    the dead-end counters decide those). A Hamiltonian path P of G = U + head
+    from the head to e uses exactly cap(x) edges at each cell x: 1 at the head
+    and at e, 2 at every other cell of U. Edges of G start "open" and become
+    "forced" (in every such P) or "dead" (in none); the invariant is that this
+    holds for every P. For a cell x with `eff` open-or-forced edges and `used`
+    forced ones:
+
+    - used > cap or eff < cap: no P exists (returns False);
+    - eff == cap: P uses all of x's remaining edges, so each is forced;
+    - used == cap: P uses no other edge at x, so every open edge of x is dead.
+
+    Each rule keeps the invariant, so a contradiction is a proof. Every edge
+    changes state at most once and a cell is re-examined only when one of its
+    edges does, so the work is O(|U|) after an O(cells) scan. Rows R_EFF,
+    R_USED, R_EDGES (bits 0-3: edge k dead, bits 4-7: edge k forced),
+    R_QUEUED (stamps) and R_STACK of `scratch`.
+    """
+    eff = scratch[R_EFF]
+    used = scratch[R_USED]
+    edges = scratch[R_EDGES]
+    queued = scratch[R_QUEUED]
+    stk = scratch[R_STACK]
+    end = -1
+    n = free.shape[0]
+    for x in range(n):
+        if free[x] == 1 and deg[x] == 1:
+            if end >= 0:
+                return True
+            end = x
+    if end < 0:
+        return True
+    sp = 0
+    for x in range(n):
+        if free[x] == 1 or x == head:
+            e = 0
+            dead = 0
+            for k in range(4):
+                y = x + off[k]
+                if free[y] == 1 or y == head:
+                    e += 1
+                else:
+                    dead |= 1 << k
+            eff[x] = e
+            used[x] = 0
+            edges[x] = dead
+            queued[x] = stamp
+            stk[sp] = x
+            sp += 1
+    while sp > 0:
+        sp -= 1
+        x = stk[sp]
+        queued[x] = 0
+        cap = 2 - (x == head) - (x == end)  # 1 at the head and at the end (never the same cell)
+        if used[x] > cap or eff[x] < cap:
+            return False
+        if used[x] == cap and eff[x] > cap:
+            for k in range(4):
+                if edges[x] & (0x11 << k) == 0:  # open: kill it
+                    y = x + off[k]
+                    edges[x] |= 1 << k
+                    edges[y] |= 1 << ((k + 2) & 3)
+                    eff[x] -= 1
+                    eff[y] -= 1
+                    if queued[y] != stamp:
+                        queued[y] = stamp
+                        stk[sp] = y
+                        sp += 1
+        elif eff[x] == cap and used[x] < cap:
+            for k in range(4):
+                if edges[x] & (0x11 << k) == 0:  # open: force it
+                    y = x + off[k]
+                    edges[x] |= 16 << k
+                    edges[y] |= 16 << ((k + 2) & 3)
+                    used[x] += 1
+                    used[y] += 1
+                    if queued[y] != stamp:
+                        queued[y] = stamp
+                        stk[sp] = y
+                        sp += 1
+    return True
+
+
+@njit(cache=True)
+def root_state(opened, start, off, pellets, free, deg, sc):  # pragma: no cover - compiled
+    """Fill (free, deg, sc) of the search's root from the open cells; return the open cells' bounding-box area.
+
+    free: every open cell but S; deg[i] for i in U: its open neighbours (U plus
+    the head is every open cell at the root); sc: pellets, dead-end counters,
+    FRESH. off[2] is the padded width. The area equals pellets + 1 exactly when
+    the open cells fill a rectangle. One pass, O(cells).
+    """
+    pw = off[2]
+    top, bottom, left, right = free.shape[0], -1, pw, -1
+    ones = 0
+    zeros = 0
+    for i in range(free.shape[0]):
+        if opened[i] == 1 and i != start:
+            free[i] = 1
+            d = 0
+            for k in range(4):
+                d += opened[i + off[k]]
+            deg[i] = d
+            if d <= 1:
+                ones += 1
+                if d == 0:
+                    zeros += 1
+        else:
+            free[i] = 0
+            deg[i] = 0
+        if opened[i] == 1:
+            r = i // pw
+            c = i % pw
+            top = min(top, r)
+            bottom = max(bottom, r)
+            left = min(left, c)
+            right = max(right, c)
+    for j in range(sc.shape[0]):
+        sc[j] = 0
+    sc[S_FREE] = pellets
+    sc[S_ONES] = ones
+    sc[S_ZEROS] = zeros
+    sc[S_FRESH] = 1
+    return (bottom - top + 1) * (right - left + 1)
+
+
+@njit(cache=True)
 def _flood_ok(head, free, off, n_free, scratch, stamp):  # pragma: no cover - compiled
     """The baseline's test: every cell of U is reachable from the head. O(|U|)."""
     seen = scratch[R_SEEN]
@@ -254,7 +390,25 @@ def _undo(h, n, free, deg, off, sc):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def search(off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info, budget, mode):  # pragma: no cover
+def _memo_slot(mask, head, tkey, thead):  # pragma: no cover - compiled
+    """The slot of position (mask, head) in the table: its own, else the first empty one, else -1.
+
+    Open addressing with linear probing over at most MEMO_PROBES slots; the table
+    size is a power of two; thead[s] = 0 marks an empty slot (heads are stored + 1).
+    """
+    size = tkey.shape[0]
+    s = (mask ^ (mask >> 13) ^ (mask >> 27) ^ (mask >> 41) ^ (head * 40503)) & (size - 1)
+    for _ in range(MEMO_PROBES):
+        if thead[s] == 0 or (thead[s] == head + 1 and tkey[s] == mask):
+            return s
+        s = (s + 1) & (size - 1)
+    return -1
+
+
+@njit(cache=True)
+def search(
+    off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info, budget, mode, bit, tkey, thead
+):  # pragma: no cover - compiled
     """Depth-first search for a Hamiltonian path of U from path[0]; resumable.
 
     Returns FOUND (path[0..depth] is the answer, depth = sc[S_DEPTH]), EXHAUSTED
@@ -270,16 +424,31 @@ def search(off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info,
 
     Then mode 1 runs block_check (connectivity, a head that cuts, a cut vertex
     with three parts, two parts that each need the end, colour parity of every
-    segment); mode 2 only checks that U is still reachable from the head.
+    segment) and, when sc[S_FORCED] is 1 and the end is known (one cell of deg
+    1), forced_check (forced-edge propagation); mode 2 only checks that U is
+    still reachable from the head.
 
     Move order (Warnsdorff): the neighbour with the fewest onward options (lowest
     deg) first, ties broken by `key` (the caller draws keys from the seed, so a
     restart with new keys explores the same tree in another order). A neighbour
     of deg 1 is entered only as the very last cell: from it there is no way on.
 
+    Memo of failed positions (when the table `tkey`/`thead` is not empty; the
+    caller enables it only for boards of at most 64 open cells): a position is
+    (visited set, head), the visited set a bitmask sc[S_MASK] of `bit[i]` (one
+    bit per open cell). Whether the pellets left can be covered by a path from
+    the head depends on nothing else: the move order, the dead-end counters and
+    block_check are all functions of that position. So once every child of a
+    position has failed (its subtree exhausted), the position has no completion
+    wherever it is met again, and it is stored; a position found in the table
+    is rejected at once (sc[S_MEMO] counts these). The key is the exact position,
+    not a hash, so a hit is never a false one; a full neighbourhood of slots
+    only means a position is not stored. The search stays complete.
+
     Time per node: O(1) for the move and the dead-end counters, O(|U|) for the
     check; space O(cells).
     """
+    memo = tkey.shape[0] > 0
     d = sc[S_DEPTH]
     while True:
         head = path[d]
@@ -290,11 +459,18 @@ def search(off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info,
                 sc[S_DEPTH] = d
                 return FOUND
             ok = sc[S_ZEROS] == 0 and sc[S_ONES] <= 1
+            if ok and memo and d > 0:
+                slot = _memo_slot(sc[S_MASK], head, tkey, thead)
+                if slot >= 0 and thead[slot] != 0:
+                    ok = False
+                    sc[S_MEMO] += 1
             if ok:
                 sc[S_STAMP] += 1
                 sc[S_CHECKS] += 1
                 if mode == 1:
                     ok = block_check(head, free, col, sc[S_FREE], off, scratch, sc[S_STAMP], info) == OK
+                    if ok and sc[S_ONES] == 1 and sc[S_FORCED] == 1:
+                        ok = forced_check(head, free, deg, off, scratch, sc[S_STAMP])
                 else:
                     ok = _flood_ok(head, free, off, sc[S_FREE], scratch, sc[S_STAMP])
             k = 0
@@ -325,6 +501,7 @@ def search(off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info,
             n = cand[4 * d + cidx[d]]
             cidx[d] += 1
             _apply(head, n, free, deg, off, sc)
+            sc[S_MASK] ^= bit[n]
             d += 1
             path[d] = n
             sc[S_FRESH] = 1
@@ -332,6 +509,12 @@ def search(off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info,
             if d == 0:
                 sc[S_DEPTH] = 0
                 return EXHAUSTED
+            if memo and ncand[d] > 0:
+                slot = _memo_slot(sc[S_MASK], head, tkey, thead)
+                if slot >= 0:
+                    tkey[slot] = sc[S_MASK]
+                    thead[slot] = head + 1
+            sc[S_MASK] ^= bit[head]
             _undo(path[d - 1], head, free, deg, off, sc)
             d -= 1
 

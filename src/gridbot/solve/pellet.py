@@ -12,7 +12,9 @@ Order of work (each step is exact; a path is always re-checked by the game's `ru
    (`rectangle_path`): a Hamiltonian cycle for an even number of cells, strips
    of two rows or columns spliced onto a smaller rectangle for an odd one.
 3. Otherwise the complete depth-first search of the kernel (dead-end counters
-   and block_check at every node, Warnsdorff move order), run with restarts:
+   and block_check at every node, Warnsdorff move order; on boards of at most
+   64 open cells also forced-edge propagation once the end is known and a table
+   of failed positions, see gridbot.kernels.pellet.search), run with restarts:
    run i explores the same tree in an order drawn from (seed, i) and stops after
    a node budget that doubles each time. A run that finishes proves its answer
    (a path, or "no path" when the whole tree failed), so the answer is exact;
@@ -33,6 +35,17 @@ FIRST_BUDGET = 4_000  # plus two nodes per pellet, so that a run can at least re
 # node work per kernel call between two looks at the clock: a node costs O(cells) (about 10-20 ns per
 # cell), so CHUNK_CELLS / cells nodes take about 20-40 ms on any board size
 CHUNK_CELLS = 2_000_000
+# the table of failed positions of small boards (see kernels.pellet.search): slots (a power of two)
+MEMO_SLOTS = 1 << 12
+# forced-edge propagation (kernels.pellet.forced_check) at every node of boards with at most this many
+# open cells: it cuts small searches by 10-100x, but its two O(cells) scans per node slowed the
+# 100x100 boards (3.6 s -> 5.6 s on one) more than it pruned there
+FORCED_MAX_CELLS = 64
+# boards up to this many padded cells keep their tie-break keys cached between calls
+MEMO_MAX_PADDED = 4096
+
+
+_SHAPES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
 class Board:
@@ -48,18 +61,33 @@ class Board:
         self.pw = w + 2
         n = (h + 2) * (w + 2)
         self.n = n
-        opened = np.zeros(n, np.uint8)
-        col = np.zeros(n, np.int32)
-        for r, row in enumerate(level.rows):
-            for c, ch in enumerate(row):
-                i = self.index(r, c)
-                opened[i] = ch != WALL
-                col[i] = (r + c) & 1
+        grid = np.zeros((h + 2, w + 2), np.uint8)
+        if all(len(row) == w for row in level.rows):  # every character is one of ". # S" (ASCII)
+            chars = np.frombuffer("".join(level.rows).encode("ascii"), np.uint8).reshape(h, w)
+            grid[1 : h + 1, 1 : w + 1] = chars != ord(WALL)
+        else:
+            for r, row in enumerate(level.rows):
+                for c, ch in enumerate(row):
+                    grid[r + 1, c + 1] = ch != WALL
+        opened = grid.reshape(n)
+        shape = _SHAPES.get((h, w))
+        if shape is None:
+            rr, cc = np.indices((h + 2, w + 2))
+            col = ((rr + cc) & 1).astype(np.int32).reshape(n)  # padded r + c has the parity of the unpadded
+            shape = (col, np.array([-self.pw, 1, self.pw, -1], np.int64))
+            if n <= MEMO_MAX_PADDED and len(_SHAPES) < 256:
+                _SHAPES[(h, w)] = shape  # read-only everywhere: shared by boards of one size
         self.opened = opened
-        self.col = col
-        self.off = np.array([-self.pw, 1, self.pw, -1], np.int64)
+        self.col, self.off = shape
         self.start = self.index(*level.start)
         self.pellets = int(opened.sum()) - 1
+        self._root: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.area = 0
+
+    def fills_rectangle(self) -> bool:
+        """Whether the open cells fill their bounding rectangle (the case of rectangle_path). O(cells)."""
+        self.fresh_state()  # sets self.area, the bounding box's
+        return self.area == self.pellets + 1
 
     def index(self, r: int, c: int) -> int:
         return (r + 1) * self.pw + c + 1
@@ -71,21 +99,19 @@ class Board:
         return self.level.where(*self.cell(int(i)))
 
     def fresh_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(free, deg, sc) of the root: every pellet free, the head on S. O(cells)."""
-        free = self.opened.copy()
-        free[self.start] = 0
-        usable = self.opened  # U plus the head is every open cell at the root
-        deg = np.zeros(self.n, np.int32)
-        for k in range(4):
-            deg += np.roll(usable, -int(self.off[k])).astype(np.int32)
-        deg *= free
-        sc = np.zeros(kern.N_SCALARS, np.int64)
-        sc[kern.S_FREE] = self.pellets
-        in_u = free == 1
-        sc[kern.S_ONES] = int(np.count_nonzero(in_u & (deg <= 1)))
-        sc[kern.S_ZEROS] = int(np.count_nonzero(in_u & (deg == 0)))
-        sc[kern.S_FRESH] = 1
-        return free, deg, sc
+        """(free, deg, sc) of the root: every pellet free, the head on S. O(cells).
+
+        Computed once per board (kernels.pellet.root_state, which also measures the
+        open cells' bounding box) and handed out as fresh copies.
+        """
+        if self._root is None:
+            free = np.empty(self.n, np.uint8)
+            deg = np.empty(self.n, np.int32)
+            sc = np.empty(kern.N_SCALARS, np.int64)
+            self.area = kern.root_state(self.opened, self.start, self.off, self.pellets, free, deg, sc)
+            self._root = (free, deg, sc)
+        free, deg, sc = self._root
+        return free.copy(), deg.copy(), sc.copy()
 
     def scratch(self) -> np.ndarray:
         scratch = np.zeros((kern.N_SCRATCH, self.n), np.int32)
@@ -111,8 +137,8 @@ def certificate(board: Board) -> str | None:
     code = kern.block_check(board.start, free, board.col, board.pellets, board.off, board.scratch(), 1, info)
     if code == kern.CUT_OFF:
         return f"the pellet at {board.where(info[0])} cannot be reached from S"
-    ends = [int(i) for i in np.flatnonzero((free == 1) & (deg <= 1))]
-    if len(ends) >= 2:
+    if sc[kern.S_ONES] >= 2:
+        ends = [int(i) for i in np.flatnonzero((free == 1) & (deg <= 1))]
         return (
             f"dead ends at {board.where(ends[0])} and {board.where(ends[1])}: a pellet with one open"
             " neighbour can only be the path's last cell, and there are two"
@@ -303,10 +329,38 @@ def rectangle_path(level: Level) -> list[tuple[int, int]] | None:
 # ---------------------------------------------------------------- search
 
 
+_KEY_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
+
+
 def _keys(board: Board, seed: int, attempt: int) -> np.ndarray:
-    """Tie-break keys of run `attempt`: a random permutation drawn from (seed, attempt)."""
+    """Tie-break keys of run `attempt`: a random permutation drawn from (seed, attempt).
+
+    Cached per (cells, seed, attempt) for small boards (drawing them costs more
+    than searching a tiny board); the kernel only reads them.
+    """
+    ck = (board.n, seed & 0xFFFFFFFF, attempt)
+    cached = _KEY_CACHE.get(ck)
+    if cached is not None:
+        return cached
     rng = np.random.default_rng([seed & 0xFFFFFFFF, attempt])
-    return rng.permutation(board.n).astype(np.int64)
+    keys = rng.permutation(board.n).astype(np.int64)
+    if board.n <= MEMO_MAX_PADDED and len(_KEY_CACHE) < 256:
+        _KEY_CACHE[ck] = keys
+    return keys
+
+
+def _memo_arrays(board: Board, mode: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bit, tkey, thead) of the kernel's table of failed positions; an empty table turns it off.
+
+    On only for gridbot's search (mode 1) on boards of at most 64 open cells, where
+    a visited set fits one int64 bitmask: bit[i] is the bit of open cell i.
+    """
+    if mode != 1 or board.pellets + 1 > 64:
+        return np.zeros(board.n, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+    cells = np.flatnonzero(board.opened)
+    bit = np.zeros(board.n, np.uint64)
+    bit[cells] = np.left_shift(np.uint64(1), np.arange(cells.size, dtype=np.uint64))
+    return bit.view(np.int64), np.zeros(MEMO_SLOTS, np.int64), np.zeros(MEMO_SLOTS, np.int32)
 
 
 def search(
@@ -320,18 +374,20 @@ def search(
     """
     n = board.n
     scratch = board.scratch()
-    path = np.zeros(board.pellets + 1, np.int32)
-    cand = np.zeros(4 * (board.pellets + 1), np.int32)
-    ncand = np.zeros(board.pellets + 1, np.int32)
-    cidx = np.zeros(board.pellets + 1, np.int32)
+    m = board.pellets + 1
+    work = np.zeros(7 * m, np.int32)  # one allocation: path, cand (4 per depth), ncand, cidx
+    path, cand, ncand, cidx = work[:m], work[m : 5 * m], work[5 * m : 6 * m], work[6 * m :]
     info = np.zeros(2, np.int64)
-    stats = {"nodes": 0, "checks": 0, "runs": 0}
+    bit, tkey, thead = _memo_arrays(board, mode)
+    stats = {"nodes": 0, "checks": 0, "runs": 0, "memo_hits": 0}
     budget = first_budget + 2 * board.pellets if restarts else -1
     attempt = 0
     while True:
         free, deg, sc = board.fresh_state()
         key = _keys(board, seed, attempt) if n else np.zeros(0, np.int64)
         path[0] = board.start
+        sc[kern.S_MASK] = bit[board.start]
+        sc[kern.S_FORCED] = int(mode == 1 and board.pellets + 1 <= FORCED_MAX_CELLS)
         stats["runs"] += 1
         run_nodes = 0
         while True:
@@ -340,11 +396,29 @@ def search(
             before = int(sc[kern.S_NODES])
             target = before + limit
             status = kern.search(
-                board.off, free, deg, board.col, key, sc, path, cand, ncand, cidx, scratch, info, target, mode
+                board.off,
+                free,
+                deg,
+                board.col,
+                key,
+                sc,
+                path,
+                cand,
+                ncand,
+                cidx,
+                scratch,
+                info,
+                target,
+                mode,
+                bit,
+                tkey,
+                thead,
             )
             done_nodes = int(sc[kern.S_NODES]) - before
             run_nodes += done_nodes
             stats["nodes"] += done_nodes
+            stats["memo_hits"] += int(sc[kern.S_MEMO])
+            sc[kern.S_MEMO] = 0
             if status == kern.FOUND:
                 stats["checks"] += int(sc[kern.S_CHECKS])
                 depth = int(sc[kern.S_DEPTH])
@@ -406,7 +480,7 @@ def solve(
     if reason is not None:
         stats.update(method="certificate", reason=reason, candidates=0)
         return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
-    if construct:
+    if construct and board.fills_rectangle():
         rect = rectangle_path(level)
         if rect is not None:
             return found(rect, "rectangle")
@@ -435,6 +509,7 @@ def _load_kernels() -> None:
     search(board, Clock(None), mode=1)
     search(board, Clock(None), mode=2)
     certificate(board)
+    board.fills_rectangle()
 
 
 def warm_up() -> None:
