@@ -15,7 +15,7 @@ from types import ModuleType
 
 from gridbot.grid import GridbotError
 
-GAMES = ("carrots", "pellet", "lightbot", "robos_escape")
+GAMES = ("carrots", "pellet", "torch_cave", "bender", "lightbot", "robos_escape")
 
 
 def get(name: str) -> ModuleType:

@@ -1,0 +1,384 @@
+"""Bender: the 12 official CodinGame tests byte for byte, the rules one by one, loops, answers and the CLI."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import json
+from importlib import resources
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import gridbot
+import gridbot.solve.bender as solver
+from gridbot import levels
+from gridbot.cli import cli
+from gridbot.games import bender
+from gridbot.games.bender import LOOP, Answer, Level, journey, parse_program, run
+from gridbot.grid import Direction, GridbotError, LevelError, ProgramError
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+OFFICIAL = [stem for stem in levels.names("bender")]
+NAMES = {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}
+DELTAS = {"SOUTH": (1, 0), "EAST": (0, 1), "NORTH": (-1, 0), "WEST": (0, -1)}
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def expected(stem: str) -> str:
+    return (resources.files("gridbot") / "data" / "bender" / f"{stem}.out").read_text()
+
+
+def reference(level: Level, with_destroyed: bool = True) -> tuple[str, ...] | str:
+    """Bender's rules written plainly: the full state, with the set of destroyed X, in a set.
+
+    With `with_destroyed=False` the destroyed set is left out of the state, which is wrong.
+    """
+    rows = [list(row) for row in level.rows]
+
+    def at(r: int, c: int) -> str:
+        return rows[r][c] if 0 <= r < len(rows) and 0 <= c < len(rows[0]) else "#"
+
+    position, heading, inverted, breaker = level.start, "SOUTH", False, False
+    destroyed: frozenset = frozenset()
+    seen: set = set()
+    moves: list[str] = []
+    while True:
+        state = (position, heading, inverted, breaker, destroyed if with_destroyed else None)
+        if state in seen:
+            return LOOP
+        seen.add(state)
+
+        def blocked(direction: str, position: tuple[int, int] = position, breaker: bool = breaker) -> bool:
+            dr, dc = DELTAS[direction]
+            ch = at(position[0] + dr, position[1] + dc)
+            return ch == "#" or (ch == "X" and not breaker)
+
+        if blocked(heading):
+            order = ["SOUTH", "EAST", "NORTH", "WEST"]
+            free = [d for d in (order[::-1] if inverted else order) if not blocked(d)]
+            if not free:
+                return LOOP
+            heading = free[0]
+        dr, dc = DELTAS[heading]
+        position = (position[0] + dr, position[1] + dc)
+        moves.append(heading)
+        ch = at(*position)
+        if ch == "X":
+            rows[position[0]][position[1]] = " "
+            destroyed |= {position}
+        elif ch == "$":
+            return tuple(moves)
+        elif ch in NAMES:
+            heading = NAMES[ch]
+        elif ch == "I":
+            inverted = not inverted
+        elif ch == "B":
+            breaker = not breaker
+        elif ch == "T":
+            position = next(t for t in level.teleporters if t != position)
+
+
+@st.composite
+def maps(draw, border: bool = True) -> str:
+    height, width = draw(st.integers(1, 9)), draw(st.integers(1, 9))
+    if height * width < 2:
+        width = 2
+    inner = [[draw(st.sampled_from("       ##XXNESWIB")) for _ in range(width)] for _ in range(height)]
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    teleporters = draw(st.sampled_from([0, 2])) if len(cells) >= 4 else 0
+    picks = draw(st.permutations(cells))[: 2 + teleporters]
+    for (r, c), ch in zip(picks, "@$TT", strict=False):
+        inner[r][c] = ch
+    rows = ["".join(row) for row in inner]
+    if border:
+        rows = ["#" * (width + 2)] + ["#" + row + "#" for row in rows] + ["#" * (width + 2)]
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------- the official tests
+
+
+@pytest.mark.parametrize("module", [bender, solver])
+def test_docstring_examples(module) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_all_official_tests_are_bundled() -> None:
+    assert len(OFFICIAL) == 13
+    assert [stem[:2] for stem in OFFICIAL[:12]] == [f"{i:02d}" for i in range(1, 13)]
+    assert OFFICIAL[12] == "example"
+
+
+@pytest.mark.parametrize("stem", OFFICIAL)
+def test_official_tests_byte_for_byte(stem: str) -> None:
+    """`gridbot solve bender LEVEL` prints exactly what CodinGame expects."""
+    result = invoke("solve", "bender", f"bender:{stem}")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == expected(stem)
+    level = gridbot.load(f"bender:{stem}")
+    assert reference(level) == journey(level).answer  # and the plain rules agree
+
+
+def test_example_moves() -> None:
+    answer = journey(gridbot.load("bender:example")).answer
+    assert answer == ("SOUTH", "EAST", "NORTH", "EAST", "EAST")
+
+
+def test_loop_detection_needs_the_destroyed_walls() -> None:
+    """In test 12 Bender comes back to a (position, heading, modes) after breaking an X, and still arrives."""
+    level = gridbot.load("bender:12")
+    assert journey(level).answer != LOOP and journey(level).broken == 4
+    assert reference(level, with_destroyed=False) == LOOP  # a state without the destroyed set is wrong
+
+
+def test_loop_after_walls_were_broken() -> None:
+    # He breaks the X in breaker mode, then goes up and down column 6 for ever; the booth is sealed off.
+    level = Level.parse("########\n#@     #\n#B     #\n#X     #\n#      #\n########\n#$######")
+    trip = journey(level)
+    assert (trip.outcome, trip.broken) == ("loop", 1)
+    assert reference(level) == LOOP
+
+
+# ---------------------------------------------------------------- the rules one by one
+
+
+def moves(text: str) -> tuple[str, ...]:
+    """The names of Bender's moves, also when he loops."""
+    return tuple(Direction(m).name for m in journey(Level.parse(text)).moves)
+
+
+def test_priorities_and_inverter() -> None:
+    assert moves("#####\n#@  #\n# ###\n#$  #\n#####") == ("SOUTH", "SOUTH")  # keeps heading
+    assert moves("#####\n#@ $#\n#####") == ("EAST", "EAST")  # blocked south: east
+    assert moves("#####\n# $ #\n# @##\n#####") == ("NORTH",)  # blocked south and east: north
+    # after the inverter, blocked east: WEST comes before NORTH
+    assert moves("#####\n##  #\n#$@I#\n#####") == ("EAST", "WEST", "WEST")
+
+
+def test_path_modifiers_and_beer() -> None:
+    assert moves("#####\n#@  #\n#E $#\n#####") == ("SOUTH", "EAST", "EAST")
+    assert moves("#####\n#@  #\n#X  #\n#$  #\n#####")[0] == "EAST"  # an X stops him without beer
+    assert moves("#####\n#@  #\n#B  #\n#X  #\n#$  #\n#####") == ("SOUTH", "SOUTH", "SOUTH")  # with beer: broken
+    # the second beer switches breaker mode off again
+    assert moves("######\n#@   #\n#B   #\n#B   #\n#X   #\n#$   #\n######")[:3] == ("SOUTH", "SOUTH", "EAST")
+
+
+def test_destroyed_walls_stay_destroyed() -> None:
+    # He breaks the X going south, sobers up, and later walks west through the same cell.
+    level = Level.parse("########\n#  @   #\n#  B   #\n#$ X W #\n#  B   #\n#  E N #\n########")
+    trip = journey(level, record=True)
+    assert trip.answer == ("SOUTH",) * 4 + ("EAST", "EAST", "NORTH", "NORTH") + ("WEST",) * 4
+    steps = trip.steps or ()
+    assert steps[1].event == "broke X" and steps[2].event == "beer" and not steps[2].breaker
+    assert steps[9].position == (3, 3) and not steps[9].breaker
+    assert reference(level) == trip.answer
+
+
+def test_teleporters_keep_heading_and_modes() -> None:
+    level = Level.parse("#######\n#@  T #\n#B    #\n#T  X #\n#   $ #\n#######")
+    trip = journey(level, record=True)
+    assert trip.answer == ("SOUTH",) * 5
+    steps = trip.steps or ()
+    assert [s.event for s in steps] == ["beer", "teleport", "", "broke X", "booth"]
+    assert steps[1].position == (1, 4) and steps[1].breaker  # teleported, still in breaker mode
+
+
+def test_walled_in_is_a_loop() -> None:
+    level = Level.parse("#####\n#@#$#\n#####")
+    trip = journey(level)
+    assert trip.outcome == "stuck" and trip.answer == LOOP and trip.moves == b""
+    assert str(run(level).verdict).startswith("LOOP: walls on all four sides")
+
+
+def test_off_the_map_is_a_wall() -> None:
+    assert moves("@ \n $") == ("SOUTH", "EAST")
+    assert moves("@$") == ("EAST",)
+
+
+@FAST
+@given(maps())
+def test_journey_matches_the_plain_rules(text: str) -> None:
+    level = Level.parse(text)
+    assert journey(level).answer == reference(level)
+
+
+@FAST
+@given(maps(border=False))
+def test_journey_matches_the_plain_rules_without_a_border(text: str) -> None:
+    level = Level.parse(text)
+    assert journey(level).answer == reference(level)
+
+
+# ---------------------------------------------------------------- levels
+
+
+def test_reads_the_header_line() -> None:
+    with_header = Level.parse("3 5\n#####\n#@$#\n#####\n")
+    assert with_header.rows == ("#####", "#@$# ", "#####") and with_header.header == (3, 5)
+    assert with_header.start == (1, 1)
+    assert Level.parse("#####\n#@$#\n#####").rows == ("#####", "#@$# ", "#####")
+    padded = Level.parse("4 5\r\n#####\r\n#@$ #\r\n#####\r\n")
+    assert padded.rows[-1] == "     " and padded.height == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "fragment"),
+    [
+        ("#####\n# $ #\n#####", 1, 1, "no start @"),
+        ("#####\n#@@$#\n#####", 2, 3, "second start"),
+        ("#####\n# @ #\n#####", 1, 1, "no suicide booth"),
+        ("#$@$#", 1, 4, "second suicide booth"),
+        ("#@T$#", 1, 3, "without its pair"),
+        ("#@TTT$#", 1, 5, "third teleporter"),
+        ("#@?$#", 1, 3, "unknown character '?'"),
+        ("2 5\n#####\n#@?$#", 3, 3, "unknown character '?'"),
+        ("2 5\n#####\n#@ $#\n#####", 4, 1, "more than the 2 map lines"),
+        ("2 3\n#@$#\n###", 2, 4, "longer than the 3 columns"),
+        ("0 5\n#@$#", 1, 1, "out of range"),
+        ("1 1\n", 2, 1, "empty"),
+        ("", 1, 1, "empty"),
+    ],
+)
+def test_level_errors(text: str, line: int, column: int, fragment: str) -> None:
+    with pytest.raises(LevelError) as info:
+        Level.parse(text, name="map.txt")
+    assert (info.value.line, info.value.column) == (line, column)
+    assert fragment in info.value.message
+    assert str(info.value).startswith(f"map.txt:{line}:{column}: ")
+
+
+@FAST
+@given(st.one_of(st.text(max_size=120), st.text(alphabet="@$#X NESWIBT0123456789\n\r\t", max_size=120), maps()))
+@example("1000 1000\n@$")
+@example("9" * 5000 + " 1\n@$")
+def test_level_parser_raises_only_gridbot_errors(text: str) -> None:
+    with contextlib.suppress(GridbotError):
+        level = Level.parse(text)
+        journey(level)  # and every level it accepts has an answer
+
+
+# ---------------------------------------------------------------- answers and runs
+
+
+def test_answer_text() -> None:
+    assert parse_program("south\nEast  NORTH") == Answer(("SOUTH", "EAST", "NORTH"))
+    assert parse_program(["SOUTH", "WEST"]) == Answer(("SOUTH", "WEST"))
+    assert parse_program(" loop ") == Answer(loop=True) and str(Answer(loop=True)) == "LOOP"
+    assert parse_program("") == Answer() and not Answer().given
+    for text, column, fragment in [
+        ("SOUTH up", 7, "unexpected 'up'"),
+        ("LOOP SOUTH", 6, "LOOP must be the whole answer"),
+        ("SOUTH LOOP", 7, "LOOP must be the whole answer"),
+        ("ſouth", 1, "unexpected"),
+    ]:
+        with pytest.raises(ProgramError) as info:
+            parse_program(text)
+        assert info.value.column == column and fragment in str(info.value)
+
+
+@FAST
+@given(st.text(max_size=60) | st.lists(st.sampled_from(["SOUTH", "east", "LOOP", "x", " ", "\n"])).map(" ".join))
+def test_answer_parser_raises_only_program_errors_and_round_trips(text: str) -> None:
+    try:
+        answer = parse_program(text)
+    except ProgramError as exc:
+        assert 1 <= exc.column <= len(text)
+        return
+    assert parse_program(str(answer)) == answer
+
+
+def test_run_checks_an_answer() -> None:
+    level = gridbot.load("bender:01")
+    assert run(level).verdict.status == "completed" and run(level).verdict.step == 4
+    assert run(level, "SOUTH SOUTH EAST EAST").verdict.won
+    wrong = run(level, "SOUTH EAST").verdict
+    assert wrong.status == "wrong" and not wrong.won
+    assert wrong.reason == "move 2 is SOUTH, the answer says EAST"
+    assert run(level, "SOUTH SOUTH EAST").verdict.reason.startswith("the answer stops after 3 moves")
+    assert run(level, "SOUTH SOUTH EAST EAST EAST").verdict.reason.endswith("the answer has 5 moves")
+    assert run(level, "LOOP").verdict.reason == "he reaches the booth at move 4, the answer says LOOP"
+    looping = gridbot.load("bender:11")
+    assert run(looping, "LOOP").verdict.status == "forever"
+    assert str(run(looping).verdict).startswith("LOOP: he never reaches the booth")
+    assert run(looping, "SOUTH").verdict.status == "wrong"
+
+
+def test_format_trace() -> None:
+    level = gridbot.load("bender:06")
+    text = bender.format_trace(level, run(level))
+    lines = text.splitlines()
+    assert lines[1].split() == ["1", "SOUTH", "4", "3", "breaker", "beer"]  # line 4 of the file (after `L C`)
+    assert lines[2].split() == ["2", "SOUTH", "5", "3", "breaker", "broke", "X"]
+    assert "# >>>B>>$#" in text
+    assert text.endswith("reaches the suicide booth at move 10")
+    assert "trace cut after 2 moves" in bender.format_trace(level, run(level), limit=2)
+
+
+def test_solve_results_and_timeout(monkeypatch) -> None:
+    result = bender.solve(gridbot.load("bender:01"))
+    assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
+    assert result.to_json()["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"]
+    looping = bender.solve(gridbot.load("bender:11"))
+    assert (looping.status, looping.solution, looping.length) == ("unsolvable", LOOP, None)
+    assert looping.to_json()["solution"] == "LOOP"
+    # the clock is checked every CHECK_EVERY moves; with a deadline already past, the first check stops him
+    monkeypatch.setattr(solver, "CHECK_EVERY", 1)
+    timed = solver.solve(gridbot.load("bender:12"), time_limit=1e-9)
+    assert (timed.status, timed.solution, timed.length) == ("timeout", None, None)
+    assert bender.describe(gridbot.load("bender:12"), timed).endswith("no answer")
+
+
+# ---------------------------------------------------------------- command line
+
+
+def test_cli_json_and_several_levels() -> None:
+    result = invoke("solve", "bender", "bender:1", "11", "--json")
+    assert result.exit_code == 0
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert set(first) >= {"game", "level", "status", "solution", "length", "seconds", "stats"}
+    assert first["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"] and first["length"] == 4
+    assert first["level"] == "bender:01_simple_moves" and first["status"] == "optimal"
+    assert (second["solution"], second["length"], second["status"]) == ("LOOP", None, "unsolvable")
+
+
+def test_cli_reads_a_file_with_or_without_header(tmp_path) -> None:
+    for text in ("5 5\n#####\n#@  #\n#   #\n#  $#\n#####\n", "#####\n#@  #\n#   #\n#  $#\n#####"):
+        path = tmp_path / "map.txt"
+        path.write_text(text)
+        result = invoke("solve", "bender", str(path))
+        assert result.exit_code == 0 and result.stdout == "SOUTH\nSOUTH\nEAST\nEAST\n"
+
+
+def test_cli_run_with_and_without_an_answer() -> None:
+    plain = invoke("run", "bender", "bender:1")
+    assert plain.exit_code == 0
+    assert plain.output == "level    bender:01_simple_moves\nverdict  reaches the suicide booth at move 4\n"
+    checked = invoke("run", "bender", "bender:1", "SOUTH", "SOUTH", "EAST", "EAST", "--json")
+    data = json.loads(checked.output)
+    assert (data["status"], data["step"], data["program"]) == ("completed", 4, "SOUTH SOUTH EAST EAST")
+    wrong = invoke("run", "bender", "bender:1", "LOOP")
+    assert wrong.exit_code == 0 and "verdict  wrong answer: he reaches the booth at move 4" in wrong.output
+    traced = invoke("run", "bender", "bender:11", "--trace", "--limit", "5")
+    assert traced.exit_code == 0 and "trace cut after 5 moves" in traced.output
+    assert traced.output.rstrip().endswith(
+        "verdict  LOOP: he never reaches the booth (state before move 64 seen before)"
+    )
+
+
+def test_cli_errors(tmp_path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("3 4\n####\n#@$#\n#?##\n")
+    result = invoke("solve", "bender", str(path))
+    assert (
+        result.exit_code == 2
+        and result.stderr == f"gridbot: {path}:4:2: unknown character '?' (expected one of @$#X NESWIBT or space)\n"
+    )
+    bad_answer = invoke("run", "bender", "bender:1", "SOUTH", "UP")
+    assert bad_answer.exit_code == 2 and bad_answer.stderr.startswith("gridbot: program:1:7: unexpected 'UP'")

@@ -1,0 +1,383 @@
+"""Torch cave: levels, paths, the simulator, and the exact solver against a plain breadth-first search."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import gridbot
+import gridbot.solve.torch_cave as solver
+from gridbot.cli import cli
+from gridbot.games import torch_cave
+from gridbot.games.torch_cave import Level, Path, parse_program, run
+from gridbot.grid import GridbotError, LevelError, ProgramError
+
+from . import brute_torch_cave as brute
+
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# The cave where the write-up's rule fails (found by a search like test_unsafe_rule_fails_on_random_caves,
+# then shrunk). Two walks reach line 4, column 8 at step 10 with 20 light each: one took the torch in the
+# pocket at line 6, column 8, the other the torch at line 3, column 6. The unsafe rule keeps the first to
+# arrive and drops the other, whatever torches each still has; here that loses every way to the treasure.
+UNSAFE_CAVE = """\
+xxxxxxxxH
+...xxxxx.
+.x..xt.x.
+..x..x...
+x.xx...x.
+..xxxxxt.
+.xxxxTxxx
+......xxx"""
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def optimum(level: Level) -> int | None:
+    result = torch_cave.solve(level)
+    assert result.status in ("optimal", "unsolvable")
+    if result.status == "unsolvable":
+        assert result.solution is None and result.length is None
+        return None
+    verdict = run(level, result.solution).verdict
+    assert verdict.won and verdict.step == result.length == result.solution.steps
+    assert result.lower_bound == result.length
+    return result.length
+
+
+def random_cave(rng: random.Random, height: int, width: int, torches: int, walls: float) -> str:
+    torches = min(torches, height * width - 2)
+    grid = [["x" if rng.random() < walls else "." for _ in range(width)] for _ in range(height)]
+    picks = rng.sample([(r, c) for r in range(height) for c in range(width)], 2 + torches)
+    for (r, c), ch in zip(picks, "HT" + "t" * torches, strict=True):
+        grid[r][c] = ch
+    return "\n".join("".join(row) for row in grid)
+
+
+@st.composite
+def caves(draw, max_side: int = 7, max_torches: int = 6) -> str:
+    height = draw(st.integers(1, max_side))
+    width = draw(st.integers(2 if height == 1 else 1, max_side))
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    torches = draw(st.integers(0, min(max_torches, len(cells) - 2)))
+    picks = draw(st.permutations(cells))[: 2 + torches]
+    grid = [[draw(st.sampled_from(".x.. |-")) for _ in range(width)] for _ in range(height)]
+    for (r, c), ch in zip(picks, "HT" + "t" * torches, strict=True):
+        grid[r][c] = ch
+    return "\n".join("".join(row) for row in grid)
+
+
+# ---------------------------------------------------------------- docs and levels
+
+
+@pytest.mark.parametrize("module", [torch_cave, solver])
+def test_docstring_examples(module) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_parse_reads_walls_floor_torches_and_ragged_rows() -> None:
+    level = Level.parse("|-x.\r\nHt#o\nT\n\n", name="c.txt")
+    assert level.rows == ("|-x.", "Ht#o", "T   ")  # padded with floor
+    assert (level.width, level.height) == (4, 3)
+    assert level.start == 4 and level.treasure == 8 and level.torches == (5,)
+    assert [level.walls[i] for i in range(4)] == [1, 1, 1, 0]
+    assert level.move(4, "r") == 5 and level.move(4, "u") == -1 and level.move(4, "l") == -1
+    assert level.move(8, "r") == 9  # padding is floor
+    assert level.move(8, "d") == -1  # off the map
+    assert level.position(5) == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "fragment"),
+    [
+        ("..T\n...", 1, 1, "no hero start H"),
+        ("H.H\nT", 1, 3, "second hero start"),
+        ("H..\n..t", 1, 1, "no treasure T"),
+        ("HT\n.T", 2, 2, "second treasure"),
+        ("", 1, 1, "empty"),
+        ("H\tT", 1, 2, "unexpected character"),
+    ],
+)
+def test_level_errors_name_line_and_column(text: str, line: int, column: int, fragment: str) -> None:
+    with pytest.raises(LevelError) as info:
+        Level.parse(text, name="cave.txt")
+    assert (info.value.line, info.value.column) == (line, column)
+    assert fragment in info.value.message
+    assert str(info.value).startswith(f"cave.txt:{line}:{column}: ")
+
+
+@FAST
+@given(st.one_of(st.text(max_size=120), st.text(alphabet="HTtx|-. \n\r\t", max_size=120)))
+@example("H" * 2000)
+def test_level_parser_raises_only_gridbot_errors(text: str) -> None:
+    with contextlib.suppress(GridbotError):
+        level = Level.parse(text)
+        assert len({len(row) for row in level.rows}) == 1
+
+
+@FAST
+@given(st.text(max_size=60) | st.text(alphabet="udlrUDLR \n\tx", max_size=60))
+def test_path_parser_raises_only_program_errors_and_round_trips(text: str) -> None:
+    try:
+        path = parse_program(text)
+    except ProgramError as exc:
+        assert 1 <= exc.column <= len(text)
+        return
+    assert set(str(path)) <= set("udlr")
+    assert parse_program(str(path)) == path == Path.parse(text)
+
+
+def test_path_text() -> None:
+    assert str(parse_program(" U d\nL r ")) == "udlr"
+    with pytest.raises(ProgramError) as info:
+        parse_program("uu x")
+    assert info.value.column == 4 and "unexpected 'x'" in str(info.value)
+
+
+# ---------------------------------------------------------------- the simulator
+
+
+def test_light_rules_step_by_step() -> None:
+    level = Level.parse("Ht..T")
+    walk = run(level, "rlrrrr")  # the torch gives light the first time only
+    assert [s.light for s in walk.steps] == [29, 28, 27, 26, 25, 24]
+    assert [s.torch for s in walk.steps] == [True, False, False, False, False, False]
+    assert [level.position(s.cell) for s in walk.steps[:3]] == [(1, 2), (1, 1), (1, 2)]
+    assert walk.verdict.status == "completed" and walk.verdict.step == 6 and walk.verdict.light == 24
+    assert str(walk.verdict) == "reached the treasure at step 6 with 24 light left"
+    assert walk.taken == 1
+
+
+def test_the_last_unit_of_light_may_be_spent() -> None:
+    corridor = "H" + "." * 14 + "T"  # 15 steps: exactly the light
+    assert run(Level.parse(corridor), "r" * 15).verdict.won
+    far = Level.parse("H" + "." * 15 + "T")
+    verdict = run(far, "r" * 16).verdict
+    assert (verdict.status, verdict.reason, verdict.step, verdict.light) == ("incomplete", "out of light", 15, 0)
+    assert str(verdict) == "stopped at step 16: no light left (after 15 steps)"
+    assert solver.solve(far).status == "unsolvable"
+
+
+def test_walls_and_the_end_of_the_path() -> None:
+    level = Level.parse("H.x\n..T")
+    verdict = run(level, "rr").verdict
+    assert (verdict.status, verdict.reason, verdict.step, verdict.blocked) == ("incomplete", "wall", 1, (1, 3))
+    assert str(verdict) == "stopped at step 2: a wall at line 1, column 3"
+    off = run(level, "u").verdict
+    assert off.reason == "wall" and off.blocked == (0, 1)
+    ended = run(level, "d").verdict
+    assert (ended.status, ended.reason, ended.step, ended.remaining) == ("incomplete", "ended", 1, 1)
+    assert str(ended) == "ended after 1 step without reaching the treasure (14 light left)"
+    assert run(level, "drrlll").verdict.step == 3  # the walk stops on the treasure
+
+
+def test_format_trace_draws_the_path_and_the_light() -> None:
+    level = Level.parse("Ht.\n..T")
+    walk = run(level, "rrd")
+    text = torch_cave.format_trace(level, walk)
+    assert text.splitlines()[:2] == ["H+v", "..T"]
+    assert "   1     r     1       2     29  torch +15" in text
+    assert "   3     d     2       3     27  treasure" in text
+    assert text.endswith("reached the treasure at step 3 with 27 light left")
+    cut = torch_cave.format_trace(level, walk, limit=1)
+    assert not any(line.startswith("   2 ") for line in cut.splitlines()) and "trace cut after 1 step" in cut
+
+
+# ---------------------------------------------------------------- the solver
+
+
+def test_official_sample_is_73_steps() -> None:
+    level = gridbot.load("torch_cave:prob16_sample")
+    assert len(level.torches) == 5
+    result = torch_cave.solve(level)
+    assert (result.status, result.length, result.lower_bound) == ("optimal", 73, 73)
+    assert brute.fewest_steps(level) == 73
+    walk = run(level, result.solution)
+    assert walk.verdict.won and walk.verdict.step == 73 and min(walk.lights) >= 0
+
+
+def test_no_path_is_a_proof_with_a_reason() -> None:
+    walled = torch_cave.solve(Level.parse("H.x.T"))
+    assert walled.status == "unsolvable" and "walls" in walled.stats["reason"]
+    dark = torch_cave.solve(Level.parse("H" + "." * 20 + "T\n" + "x" * 22 + "\nt"))
+    assert dark.status == "unsolvable" and "light" in dark.stats["reason"]
+    assert dark.proven_impossible == 0
+    # a torch beyond a wall is ignored; one on the way makes the trip possible
+    lit = torch_cave.solve(Level.parse("H" + "." * 10 + "t" + "." * 9 + "T\n" + "x" * 22 + "\nt"))
+    assert lit.status == "optimal" and lit.length == 21 and lit.stats["torches"] == 1
+
+
+def test_unsafe_rule_is_wrong_on_a_known_cave() -> None:
+    level = Level.parse(UNSAFE_CAVE)
+    assert brute.fewest_steps(level) == 39
+    assert optimum(level) == 39
+    assert brute.unsafe_fewest_steps(level) is None  # the write-up's rule says "no path"
+
+
+def test_unsafe_rule_fails_on_random_caves() -> None:
+    """A seeded search finds caves where ignoring the torches taken gives a wrong answer; ours never is."""
+    rng = random.Random(4)
+    wrong = 0
+    for _ in range(3000):
+        level = Level.parse(
+            random_cave(rng, rng.randint(2, 8), rng.randint(2, 8), rng.randint(1, 6), rng.random() * 0.4),
+            start_light=3,
+            torch_light=5,
+        )
+        truth = brute.fewest_steps(level)
+        assert optimum(level) == truth
+        wrong += brute.unsafe_fewest_steps(level) != truth
+    assert wrong >= 1
+
+
+@MANY
+@given(caves(), st.integers(1, 6), st.integers(1, 6))
+@example(UNSAFE_CAVE, 15, 15)
+def test_solver_matches_plain_bfs_under_small_lights(text: str, start_light: int, torch_light: int) -> None:
+    """Small lights make every rule bite on small caves; the rules are the same for any amounts."""
+    level = Level.parse(text, start_light=start_light, torch_light=torch_light)
+    assert optimum(level) == brute.fewest_steps(level)
+
+
+@FAST
+@given(caves(max_side=12, max_torches=7))
+def test_solver_matches_plain_bfs_with_the_real_lights(text: str) -> None:
+    level = Level.parse(text)
+    assert optimum(level) == brute.fewest_steps(level)
+
+
+def test_solver_matches_plain_bfs_on_thousands_of_seeded_caves() -> None:
+    rng = random.Random(2014)
+    solvable = 0
+    for _ in range(3000):
+        height, width = rng.randint(1, 8), rng.randint(2, 8)
+        torches = rng.randint(0, min(8, height * width - 2))
+        text = random_cave(rng, height, width, torches, rng.random() * 0.45)
+        level = Level.parse(text, start_light=rng.randint(1, 8), torch_light=rng.randint(1, 8))
+        truth = brute.fewest_steps(level)
+        assert optimum(level) == truth, text
+        solvable += truth is not None
+    assert 1000 < solvable < 3000  # both outcomes are well represented
+
+
+def test_vector_front_and_without_greedy_bound(monkeypatch) -> None:
+    """The numpy dominance test (used for long fronts) and the run without an upper bound agree with BFS."""
+    monkeypatch.setattr(solver._Front, "SWITCH", 1)
+    rng = random.Random(7)
+    for budget in (0, solver.GREEDY_BUDGET):
+        monkeypatch.setattr(solver, "GREEDY_BUDGET", budget)
+        for _ in range(400):
+            text = random_cave(rng, rng.randint(2, 7), rng.randint(2, 7), rng.randint(0, 8), rng.random() * 0.3)
+            level = Level.parse(text, start_light=rng.randint(2, 6), torch_light=rng.randint(2, 6))
+            assert optimum(level) == brute.fewest_steps(level), text
+
+
+def test_dominance_rule_examples() -> None:
+    front = solver._Front(15, vectorize=False)
+    assert front.offer(0b01, 10, 1) == []
+    assert front.offer(0b01, 12, 2) is None  # same torches, more steps
+    assert front.offer(0b11, 24, 3) == []  # one torch more, 14 steps more: kept
+    assert front.offer(0b11, 25, 4) is None  # 15 steps more pays for the torch: dominated
+    assert front.offer(0b10, 25, 5) is None  # dominated by label 3 (a superset, fewer steps)
+    assert front.offer(0b111, 9, 6) == [1, 3]  # fewer steps and a superset: both go
+    assert front.labels == [6]
+
+
+def cluster_cave(seed: int) -> Level:
+    """100x100, 20 torches near H, T far away: many orders of taking torches look alike (a hard case)."""
+    rng = random.Random(seed)
+    grid = [["x" if rng.random() < 0.1 else " " for _ in range(100)] for _ in range(100)]
+    grid[15][15] = "H"
+    placed = 0
+    while placed < 20:
+        r, c = rng.randrange(30), rng.randrange(30)
+        if grid[r][c] == " ":
+            grid[r][c], placed = "t", placed + 1
+    while True:
+        r, c = rng.randrange(100), rng.randrange(100)
+        if abs(r - 15) + abs(c - 15) >= 120 and grid[r][c] == " ":
+            grid[r][c] = "T"
+            return Level.parse("\n".join("".join(row) for row in grid))
+
+
+def test_time_limit_gives_a_lower_bound() -> None:
+    level = cluster_cave(1)
+    result = torch_cave.solve(level, time_limit=1e-9)
+    assert result.status in ("timeout", "solved")
+    exact = torch_cave.solve(level)
+    assert exact.status == "optimal"
+    assert result.lower_bound <= exact.length
+    if result.status == "solved":
+        assert run(level, result.solution).verdict.won and result.length >= exact.length
+
+
+# ---------------------------------------------------------------- command line
+
+
+def test_cli_solve_human_and_json() -> None:
+    human = invoke("solve", "torch_cave", "torch_cave:prob16_sample")
+    assert human.exit_code == 0, human.output
+    lines = human.output.splitlines()
+    assert lines[0] == "torch_cave:prob16_sample: optimal, 73 steps (proven fewest)"
+    assert lines[1].startswith("  path        ") and len(lines[1].split()[1]) == 73
+    assert lines[2].startswith("  light       14 13 12") and lines[2].endswith("(left after each step)")
+    assert "|H>>>>>^xxxxxxxxxxxxx|" in human.output  # the map with the path
+    data = json.loads(invoke("solve", "torch_cave", "prob16_sample", "--json").output)
+    assert set(data) >= {"game", "level", "status", "solution", "length", "seconds", "stats"}
+    assert (data["game"], data["level"], data["status"], data["length"]) == (
+        "torch_cave",
+        "torch_cave:prob16_sample",
+        "optimal",
+        73,
+    )
+    assert len(data["solution"]) == 73 and set(data["solution"]) <= set("udlr")
+    assert data["proven_impossible"] == 72
+
+
+def test_cli_solve_no_path(tmp_path) -> None:
+    path = tmp_path / "dark.txt"
+    path.write_text("H" + "." * 20 + "T\n")
+    result = invoke("solve", "torch_cave", str(path))
+    assert result.exit_code == 0
+    assert result.output.startswith(f"{path}: no path (proven)")
+    data = json.loads(invoke("solve", "torch_cave", str(path), "--json").output)
+    assert data["status"] == "unsolvable" and data["solution"] is None and data["length"] is None
+
+
+def test_cli_run_and_trace() -> None:
+    result = invoke("run", "torch_cave", "torch_cave:prob16_sample", "rrrrr", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert (data["status"], data["step"], data["reason"]) == ("incomplete", 5, "ended")
+    blocked = invoke("run", "torch_cave", "prob16_sample", "u")
+    assert "verdict  stopped at step 1: a wall at line 13, column 2" in blocked.output
+    solution = json.loads(invoke("solve", "torch_cave", "prob16_sample", "--json").output)["solution"]
+    traced = invoke("run", "torch_cave", "prob16_sample", solution, "--trace", "--limit", "3")
+    assert traced.exit_code == 0
+    assert "   3     r    14       5     12" in traced.output and "trace cut after 3 steps" in traced.output
+    assert traced.output.rstrip().endswith("verdict  reached the treasure at step 73 with 2 light left")
+
+
+def test_cli_errors() -> None:
+    bad_path = invoke("run", "torch_cave", "prob16_sample", "rrq")
+    assert bad_path.exit_code == 2 and bad_path.stderr.startswith("gridbot: program:1:3: unexpected 'q'")
+    assert invoke("run", "torch_cave", "prob16_sample").exit_code == 2  # a path is required
+    with CliRunner().isolated_filesystem():
+        with open("two.txt", "w") as f:
+            f.write("H..\n.H.\nT\n")
+        result = invoke("solve", "torch_cave", "two.txt")
+        assert result.exit_code == 2
+        assert result.stderr == "gridbot: two.txt:2:2: a second hero start H\n"
+    listed = invoke("levels", "torch_cave")
+    assert listed.output.split() == ["torch_cave:prob16_sample", "22x15"]
