@@ -17,6 +17,7 @@ the solver both go through them.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -377,12 +378,7 @@ class Run:
 
     def trace(self, limit: int = 10_000) -> list[Step]:
         """The first `limit` steps (fewer if the run ends or completes sooner)."""
-        out = []
-        for s in steps(self.level, self.program):
-            if len(out) >= limit:
-                break
-            out.append(s)
-        return out
+        return list(itertools.islice(steps(self.level, self.program), limit))
 
 
 def run(level: Level, program: Program | str) -> Run:

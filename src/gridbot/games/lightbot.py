@@ -22,6 +22,7 @@ time: see `run`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -229,12 +230,7 @@ class Run:
 
     def trace(self, limit: int = 10_000) -> list[Step]:
         """The first `limit` steps (fewer if the run ends sooner)."""
-        out = []
-        for step in steps(self.level, self.program):
-            if len(out) >= limit:
-                break
-            out.append(step)
-        return out
+        return list(itertools.islice(steps(self.level, self.program), limit))
 
 
 def _execute(level: Level, program: Program) -> Iterator[tuple[Step | None, tuple, int]]:

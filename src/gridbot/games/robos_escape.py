@@ -28,6 +28,7 @@ skipped, not executed); a laser leaving the grid stops there.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -144,12 +145,7 @@ class Run:
         return 40 - self.program.tokens + 10 * self.coins
 
     def trace(self, limit: int = 10_000) -> list[Step]:
-        out = []
-        for step in steps(self.level, self.program):
-            if len(out) >= limit:
-                break
-            out.append(step)
-        return out
+        return list(itertools.islice(steps(self.level, self.program), limit))
 
 
 def _machine(level: Level, program: Program) -> Iterator[tuple[Step, str]]:
