@@ -10,7 +10,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 
 class GridbotError(Exception):
@@ -112,3 +113,21 @@ def cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
     for r, line in enumerate(rows):
         for c, ch in enumerate(line):
             yield r, c, ch
+
+
+def plural(n: int, word: str) -> str:
+    """`1 step`, `2 steps`."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def trace_text(start: str, shown: Sequence[Any], limit: int, show: Callable[[Any], str], ending: str) -> str:
+    """A run as text: the start picture, `show(step)` for at most `limit` steps, a cut mark, then `ending`.
+
+    `shown` holds up to limit + 1 steps, so that a cut run can be told from one that ended. O(limit).
+    """
+    parts = [f"step 0: start\n{start}"]
+    parts += [show(step) for step in shown[:limit]]
+    if len(shown) > limit:
+        parts.append(f"... (trace cut after {plural(limit, 'step')})")
+    parts.append(ending)
+    return "\n\n".join(parts)

@@ -21,7 +21,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows, trace_text
 from gridbot.result import SolveResult, Verdict
 
 NAME = "carrots"
@@ -435,21 +435,14 @@ def steps(level: Level, program: Program) -> Iterator[Step]:
             return
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     """The board after each step, as text, for at most `limit` steps."""
-    start_marks = level.initial_marks | (1 << level.start)
-    parts = [f"step 0: start\n{level.picture(start_marks, level.start_state)}"]
-    shown = result.trace(limit + 1)
-    for s in shown[:limit]:
-        parts.append(f"step {s.number}: {s.op}\n{level.picture(s.marks, (s.square, s.facing))}")
-    if len(shown) > limit:
-        parts.append(f"... (trace cut after {_plural(limit, 'step')})")
-    parts.append(str(result.verdict))
-    return "\n\n".join(parts)
+    start = level.picture(level.initial_marks | (1 << level.start), level.start_state)
+
+    def show(s: Step) -> str:
+        return f"step {s.number}: {s.op}\n{level.picture(s.marks, (s.square, s.facing))}"
+
+    return trace_text(start, result.trace(limit + 1), limit, show, str(result.verdict))
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
+from gridbot.grid import Direction, LevelError, ProgramError, grid_rows, trace_text
 from gridbot.result import SolveResult, Verdict
 
 NAME = "lightbot"
@@ -340,16 +340,12 @@ def picture(level: Level, position: Position, facing: int, lit: int) -> str:
 
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     """The level after each step, as text, for at most `limit` steps."""
-    parts = [f"step 0: start\n{picture(level, level.start, level.facing, 0)}"]
-    shown = result.trace(limit + 1)
-    for s in shown[:limit]:
-        parts.append(
-            f"step {s.number}: {s.op} (calls under way: {s.depth})\n{picture(level, s.position, s.facing, s.lit)}"
-        )
-    if len(shown) > limit:
-        parts.append(f"... (trace cut after {limit} steps)")
-    parts.append(str(result.verdict))
-    return "\n\n".join(parts)
+
+    def show(s: Step) -> str:
+        return f"step {s.number}: {s.op} (calls under way: {s.depth})\n{picture(level, s.position, s.facing, s.lit)}"
+
+    start = picture(level, level.start, level.facing, 0)
+    return trace_text(start, result.trace(limit + 1), limit, show, str(result.verdict))
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:

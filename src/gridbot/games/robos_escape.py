@@ -32,7 +32,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows, trace_text
 from gridbot.result import SolveResult, Verdict
 
 NAME = "robos_escape"
@@ -236,16 +236,14 @@ def picture(grid: tuple[str, ...], position: Position, facing: int) -> str:
 
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     """The grid after each step, as text, for at most `limit` steps."""
-    parts = [f"step 0: start\n{picture(level.rows, level.start, int(Direction.SOUTH))}"]
-    shown = result.trace(limit + 1)
-    for s in shown[:limit]:
-        parts.append(f"step {s.number}: {s.op} (coins {s.coins})\n{picture(s.grid, s.position, s.facing)}")
-    if len(shown) > limit:
-        parts.append(f"... (trace cut after {limit} steps)")
+
+    def show(s: Step) -> str:
+        return f"step {s.number}: {s.op} (coins {s.coins})\n{picture(s.grid, s.position, s.facing)}"
+
     ending = f"escaped at step {result.verdict.step}" if result.verdict.won else f"failed: {result.reason}"
     score = f", score {result.score}" if result.score is not None else ""
-    parts.append(f"{ending}; coins {result.coins}{score}")
-    return "\n\n".join(parts)
+    start = picture(level.rows, level.start, int(Direction.SOUTH))
+    return trace_text(start, result.trace(limit + 1), limit, show, f"{ending}; coins {result.coins}{score}")
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
