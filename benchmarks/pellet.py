@@ -23,6 +23,9 @@ Solvers, each re-checked by the game's `run` when it returns a path:
   from S); `--workers` search workers, time limit `--limit`.
 
 Times are wall seconds per board, numba kernels and OR-tools loaded beforehand.
+A run under one second is repeated (`--repeat`, every solver alike) and the
+fastest run is reported, as timeit does: sub-millisecond runs otherwise mostly
+measure what the previous solver left in the caches (CP-SAT's worker threads).
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ def main() -> None:
     parser.add_argument("--count100", type=int, default=4, help="random solvable 100x100 boards")
     parser.add_argument("--unsolvable", type=int, default=4, help="random unsolvable 7x7 boards")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="CP-SAT search workers")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per solver on boards it answers under 1 s")
     parser.add_argument("--no-cpsat", action="store_true", help="skip OR-tools")
     parser.add_argument("--no-baseline", action="store_true", help="skip the baseline DFS")
     args = parser.parse_args()
@@ -137,37 +141,48 @@ def main() -> None:
     print(f"# numba kernels loaded in {warm:.2f} s before the boards (paid once per process)")
     if not args.no_cpsat:
         print(f"# OR-tools {cp_version} CP-SAT, {args.workers} workers, {args.limit:g} s per board")
+    print(f"# fastest of {args.repeat} runs for runs under 1 s, every solver alike")
     print(f"# limits per board: gridbot {args.gridbot_limit:g} s, baseline {args.baseline_limit or args.limit:g} s")
     header = f"{'board':<28} {'pellets':>7}  {'gridbot':>18}  {'baseline':>18}  {'CP-SAT':>18}  speed-up vs CP-SAT"
     print(header)
     totals = {"gridbot": [], "baseline": [], "cpsat": []}
+
+    def best_of(run, seconds):
+        """The first result, with the fastest time of up to --repeat runs when the first took under 1 s."""
+        first = run()
+        best = seconds(first)
+        for _ in range(args.repeat - 1 if best < 1.0 else 0):
+            best = min(best, seconds(run()))
+        return first, best
+
     for name, level in boards:
-        g = solve(level, time_limit=args.gridbot_limit)
+        g, g_seconds = best_of(lambda lv=level: solve(lv, time_limit=args.gridbot_limit), lambda r: r.seconds)
         if g.solution is not None:
             assert pellet.run(level, g.solution).verdict.won
-        cells = [f"{g.status[:9]:>9} {g.seconds:8.4f}"]
-        totals["gridbot"].append((g.status, g.seconds))
+        cells = [f"{g.status[:9]:>9} {g_seconds:8.4f}"]
+        totals["gridbot"].append((g.status, g_seconds))
         if args.no_baseline:
             cells.append(f"{'-':>18}")
         else:
-            b = baseline(level, time_limit=args.baseline_limit or args.limit)
+            limit = args.baseline_limit or args.limit
+            b, b_seconds = best_of(lambda lv=level, t=limit: baseline(lv, time_limit=t), lambda r: r.seconds)
             if b.solution is not None:
                 assert pellet.run(level, b.solution).verdict.won
             assert b.status == "timeout" or b.status == g.status or g.status == "timeout"
-            cells.append(f"{b.status[:9]:>9} {b.seconds:8.4f}")
-            totals["baseline"].append((b.status, b.seconds))
+            cells.append(f"{b.status[:9]:>9} {b_seconds:8.4f}")
+            totals["baseline"].append((b.status, b_seconds))
         ratio = ""
         if args.no_cpsat:
             cells.append(f"{'-':>18}")
         else:
-            status, seconds, moves = cpsat(level, args.limit, args.workers)
+            (status, _, moves), seconds = best_of(lambda lv=level: cpsat(lv, args.limit, args.workers), lambda r: r[1])
             if moves is not None:
                 assert pellet.run(level, moves).verdict.won
             assert status == "timeout" or status == g.status or g.status == "timeout"
             cells.append(f"{status[:9]:>9} {seconds:8.4f}")
             totals["cpsat"].append((status, seconds))
             if status != "timeout" and g.status != "timeout":
-                ratio = f"{seconds / max(g.seconds, 1e-6):,.0f}x"
+                ratio = f"{seconds / max(g_seconds, 1e-6):,.0f}x"
             elif g.status != "timeout":
                 ratio = "CP-SAT gave up"
         print(f"{name:<28} {level.size:>7}  {cells[0]}  {cells[1]}  {cells[2]}  {ratio}", flush=True)

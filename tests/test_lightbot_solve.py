@@ -1,17 +1,21 @@
-"""The Light-Bot solver against unpruned enumeration of every program on small levels."""
+"""The Light-Bot solver against unpruned enumeration of every program, and against the first solver."""
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gridbot
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
+from gridbot.kernels import lightbot as kern
 from gridbot.solve.lightbot import solve
 
+from . import lazy_lightbot
 from .test_lightbot import levels
 
 
@@ -31,7 +35,7 @@ def brute_minimum(level: Level, max_length: int) -> int | None:
     return None
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(levels())
 def test_solver_minimum_equals_brute_force(level: Level) -> None:
     result = solve(level, max_length=4)
@@ -43,13 +47,108 @@ def test_solver_minimum_equals_brute_force(level: Level) -> None:
         assert lightbot.run(level, result.program).verdict.won
 
 
-def test_first_levels_are_proven_and_rechecked() -> None:
-    for name in ("lightbot:1", "lightbot:2"):
-        level = gridbot.load(name)
-        result = solve(level)
-        assert result.status == "optimal"
+@st.composite
+def wider_levels(draw) -> Level:
+    """Up to 3 x 5 tiles, more lights: levels whose answers need procedures and recursion."""
+    rows = draw(st.integers(1, 3))
+    cols = draw(st.integers(2, 5))
+    heights = ["".join(draw(st.sampled_from("0000112")) for _ in range(cols)) for _ in range(rows)]
+    marks = [[draw(st.sampled_from(".**")) for _ in range(cols)] for _ in range(rows)]
+    r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+    marks[r][c] = draw(st.sampled_from("^>v<*"))
+    if marks[r][c] == "*":  # the robot starts on a light
+        marks[r][c] = ">"
+        text = "\n".join(heights) + "\n\n" + "\n".join("".join(m) for m in marks)
+        level = Level.parse(text)
+        return Level(level.heights, tuple(sorted((*level.lights, (r, c)))), level.start, level.facing)
+    return Level.parse("\n".join(heights) + "\n\n" + "\n".join("".join(m) for m in marks))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wider_levels())
+def test_solver_agrees_with_the_whole_program_search(level: Level) -> None:
+    """Up to 6 commands, the walk search and the first solver (lazy over whole programs) agree."""
+    result = solve(level, max_length=6)
+    reference = lazy_lightbot.solve(level, max_length=6)
+    assert result.status == reference.status
+    assert result.lower_bound == reference.lower_bound
+    if result.status == "optimal":
+        assert result.length == reference.length
         assert lightbot.run(level, result.program).verdict.won
-        assert result.lower_bound == result.length
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wider_levels())
+def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
+    fast = solve(level, max_length=5)
+    slow = solve(level, max_length=5, jit=False)
+    assert (fast.status, fast.length, fast.lower_bound, fast.program) == (
+        slow.status,
+        slow.length,
+        slow.lower_bound,
+        slow.program,
+    )
+    assert fast.stats["candidates"] == slow.stats["candidates"]
+
+
+def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
+    gaps = [p * kern.GAPS_PER_BODY + k for p in range(3) for k in range(wlen[p] + 1)]
+    for size in range(b + 1):
+        for chosen in itertools.combinations(gaps, size):
+            acc = 0
+            for g in chosen:
+                acc ^= int(vec[g])
+            per = [sum(1 for g in chosen if g // kern.GAPS_PER_BODY == p) for p in range(3)]
+            if acc == full and all(wlen[p] + per[p] <= lim[p] for p in range(3)):
+                return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.lists(st.integers(0, 4), min_size=3, max_size=3),
+    st.integers(0, 4),
+    st.data(),
+)
+def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, data) -> None:
+    """The GF(2) win check finds a set of gaps exactly when trying every small set does."""
+    full = (1 << lights) - 1
+    wlen = np.array(lens, np.int64)
+    lim = np.array([12, 8, 8], np.int64) if data.draw(st.booleans()) else np.array([5, 4, 4], np.int64)
+    vec = np.zeros(kern.N_GAPS, np.int64)
+    for p in range(3):
+        for k in range(lens[p] + 1):
+            vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(0, full))
+    work = np.zeros((6, 64), np.int64)
+    chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
+    expected = _brute_win_gaps(vec, wlen, lim, b, full)
+    assert (chosen >= 0) == expected
+    if chosen >= 0:
+        picked = [g for g in range(kern.N_GAPS) if chosen >> g & 1]
+        acc = 0
+        for g in picked:
+            acc ^= int(vec[g])
+        assert acc == full and len(picked) <= b
+        assert kern.win_gaps(vec, wlen, lim, b, full, work) == chosen
+
+
+def test_endless_walk_is_followed_for_two_periods() -> None:
+    """f1 = F X 1 on a ring-like row: the lights flip each pass; only an odd pass wins."""
+    level = Level.parse("0000\n\n>***")
+    result = solve(level)
+    assert result.status == "optimal"
+    assert lightbot.run(level, result.program).verdict.won
+    assert result.length == lazy_lightbot.solve(level).length
+
+
+@pytest.mark.parametrize("name", ["lightbot:1", "lightbot:2", "lightbot:8"])
+def test_first_levels_are_proven_and_rechecked(name: str) -> None:
+    level = gridbot.load(name)
+    result = solve(level)
+    assert result.status == "optimal"
+    assert lightbot.run(level, result.program).verdict.won
+    assert result.lower_bound == result.length
 
 
 def test_all_solutions_are_winning_and_distinct() -> None:
@@ -61,7 +160,7 @@ def test_all_solutions_are_winning_and_distinct() -> None:
 
 
 def test_time_limit_reports_the_excluded_lengths() -> None:
-    result = solve(gridbot.load("lightbot:7"), time_limit=0.2)
+    result = solve(gridbot.load("lightbot:11"), time_limit=0.2)
     assert result.status == "timeout" and result.solution is None and result.lower_bound >= 1
 
 

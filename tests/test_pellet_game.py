@@ -159,7 +159,17 @@ def test_cli_levels_and_solve() -> None:
     assert result.output.split("\n")[0].split() == ["pellet:ctf_example", "28x21", "size", "265"]
     result = invoke("solve", "pellet", "tunnel")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("pellet:tunnel: optimal, 107 moves (proven shortest)")
+    assert result.output.startswith("pellet:tunnel: optimal, 107 moves (every path has this length)")
+    assert "\n  path        " in result.output
+
+
+@pytest.mark.parametrize(
+    "game,level", [("pellet", "tunnel"), ("torch_cave", "prob16_sample"), ("bender", "01_simple_moves")]
+)
+def test_cli_refuses_all_for_one_answer_solvers(game, level) -> None:
+    result = invoke("solve", game, level, "--all")
+    assert result.exit_code == 2
+    assert "--all is not offered" in result.output
 
 
 def test_cli_solve_json_schema_and_seed(tmp_path) -> None:

@@ -1,4 +1,4 @@
-"""Robo's Escape: levels, programs and the simulator (the solver is issue 5's remaining work)."""
+"""Robo's Escape: levels, programs and the simulator (the solver: tests/test_robos_escape_solve.py)."""
 
 from __future__ import annotations
 

@@ -207,6 +207,8 @@ def solve(
     extra = {} if seed is None else {"seed": seed}
     if extra and "seed" not in inspect.signature(module.solve).parameters:
         raise click.UsageError(f"--seed is not used by {module.NAME}")
+    if all_solutions and not getattr(module, "LISTS_ALL", True):
+        raise click.UsageError(f"--all is not offered by {module.NAME}: its solver returns one answer")
     loaded = [(spec, _load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
     show_progress = not as_json and _stdout_is_terminal()
     failed = False
@@ -230,26 +232,28 @@ def solve(
         elif hasattr(module, "describe"):  # a game's own human output (Bender prints moves as CodinGame expects)
             click.echo(module.describe(level, result))
         else:
-            click.echo(_describe(result, name, all_solutions, getattr(module, "UNIT", "tokens")))
+            unit, noun = getattr(module, "UNIT", "tokens"), getattr(module, "SOLUTION", "program")
+            click.echo(_describe(result, name, all_solutions, unit, noun))
     if failed:
         raise click.exceptions.Exit(EXIT_FAILED)
 
 
-def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens") -> str:
-    """The human-readable report of one SolveResult."""
+def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens", noun: str = "program") -> str:
+    """The human-readable report of one SolveResult; `noun` names a solution ("program", "path")."""
     stats = result.stats or {}
     lines = []
     proven = result.proven_impossible
     if result.status == "optimal":
-        lines.append(f"{name}: optimal, {result.length} {unit} (proven shortest)")
+        shortest = "proven shortest" if noun == "program" else f"every {noun} has this length"
+        lines.append(f"{name}: optimal, {result.length} {unit} ({shortest})")
     elif result.status == "solved":
         lines.append(f"{name}: solved, {result.length} {unit} (not proven shortest)")
     elif result.status == "unsolvable":
-        lines.append(f"{name}: unsolvable (proven: no program completes this level)")
+        lines.append(f"{name}: unsolvable (proven: no {noun} completes this level)")
     else:
         lines.append(f"{name}: timeout, no solution found")
     if result.solution is not None:
-        lines.append(f"  program     {result.solution}")
+        lines.append(f"  {noun:<11} {result.solution}")
     if result.status in ("solved", "timeout"):
         lines.append(f"  lengths up to {proven} proven impossible" if proven > 0 else "  no length proven impossible")
     if stats.get("reason"):
@@ -261,7 +265,7 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens")
         kind = "optimal" if result.status == "optimal" else "shortest found"
         more = " (capped: there are more)" if result.solutions_capped else ""
         count = len(result.solutions)
-        lines.append(f"  {count} {kind} program{'' if count == 1 else 's'}{more}:")
+        lines.append(f"  {count} {kind} {noun}{'' if count == 1 else 's'}{more}:")
         lines.extend(f"    {s}" for s in result.solutions)
     return "\n".join(lines)
 
@@ -299,6 +303,8 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
     verdict = outcome.verdict
     name = _level_name(level, level_spec)
     tokens = getattr(program, "tokens", None)
+    # a game's own facts about the run (Robo's Escape: score, coins, reason), as (name, value) pairs
+    extra = module.run_fields(outcome) if hasattr(module, "run_fields") else {}
     if as_json:
         data = {
             "game": module.NAME,
@@ -311,6 +317,7 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
         }
         if getattr(verdict, "reason", None):
             data["reason"] = verdict.reason
+        data.update(extra)
         click.echo(_dumps(data))
         return
     size = f"  ({tokens} token{'' if tokens == 1 else 's'})" if tokens is not None else ""
@@ -322,6 +329,9 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
         click.echo(module.format_trace(level, outcome, limit))
         click.echo()
     click.echo(f"verdict  {verdict}")
+    for key, value in extra.items():
+        if value is not None:
+            click.echo(f"{key:<8} {value}")
 
 
 @cli.command(name="levels", epilog=EPILOG)

@@ -4,8 +4,12 @@ A game module defines: `NAME`; `Level` with `Level.parse(text, name)`;
 `parse_program(text)` (the solution's text form); `run(level, solution)`
 returning an object with a `verdict` (gridbot.result.Verdict); `format_trace`;
 and `solve(level, time_limit=None, all_solutions=False, progress=None)`
-returning a gridbot.result.SolveResult. Add a game by writing such a module and
-naming it in GAMES.
+returning a gridbot.result.SolveResult. Optional: `UNIT` (what a solution's
+length counts, default "tokens"), `SOLUTION` (what a solution is called,
+default "program"), `LISTS_ALL = False` when the solver returns one answer only
+(the CLI then refuses `--all`), `describe(level, result)` for a game's own
+report, `run_fields(run)` a dict of extra facts about a run that `gridbot run`
+prints and adds to its JSON. Add a game by writing such a module and naming it in GAMES.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cell
 from gridbot.result import SolveResult, Verdict
 
 NAME = "bender"
+LISTS_ALL = False  # the answer is unique: Bender's moves are determined
 PROGRAM_OPTIONAL = True  # `gridbot run bender LEVEL` without an answer shows his journey
 START, BOOTH, WALL, BREAKABLE, EMPTY = "@", "$", "#", "X", " "
 INVERTER, BEER, TELEPORTER = "I", "B", "T"

@@ -26,6 +26,8 @@ from gridbot.result import SolveResult, Verdict
 
 NAME = "pellet"
 UNIT = "moves"
+SOLUTION = "path"
+LISTS_ALL = False  # one path is returned; counting every Hamiltonian path is another problem
 PELLET, WALL, START = ".", "#", "S"
 MAX_SIDE = 1000
 MOVES = "udlr"

@@ -246,8 +246,20 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     return trace_text(start, result.trace(limit + 1), limit, show, f"{ending}; coins {result.coins}{score}")
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """Not written yet (issue 5): raises GridbotError rather than pretend."""
-    from gridbot.grid import GridbotError
+def run_fields(result: Run) -> dict[str, int | str | None]:
+    """What `gridbot run` shows beside the verdict: the score (None unless escaped), coins, and why it ended."""
+    return {"score": result.score, "coins": result.coins, "reason": result.reason}
 
-    raise GridbotError("the Robo's Escape solver is not written yet; `gridbot run robos_escape ...` works")
+
+def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
+    """The highest-scoring escape, proven best; see gridbot.solve.robos_escape."""
+    from gridbot.solve.robos_escape import solve as _solve
+
+    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+
+
+def describe(level: Level, result: SolveResult) -> str:
+    """The CLI's report of a solve: score, program, what was excluded; see gridbot.solve.robos_escape."""
+    from gridbot.solve.robos_escape import describe as _describe
+
+    return _describe(level, result)

@@ -27,6 +27,7 @@ from gridbot.grid import GridbotError, LevelError, ProgramError, cells, grid_row
 from gridbot.result import SolveResult, Verdict
 
 NAME = "torch_cave"
+LISTS_ALL = False  # one shortest path is returned
 START, TREASURE, TORCH = "H", "T", "t"
 WALLS = frozenset("x|-")
 FLOOR = " "  # ragged rows are padded with floor

@@ -1,4 +1,4 @@
-"""Fewest-command Light-Bot programs, proven by exhaustive search (first version).
+"""Fewest-command Light-Bot programs, proven by exhaustive search over X-free walks.
 
 >>> from gridbot.games import lightbot
 >>> from gridbot.solve.lightbot import solve
@@ -6,216 +6,167 @@
 >>> result.status, result.length, str(result.program)
 ('optimal', 3, 'main: FFX')
 
-The search deepens on the total number of commands L. For each L it runs the
-program *while building it* (the technique of the strongest RoboZZle solvers):
-a slot of main, f1 or f2 is chosen only when execution reaches it, so programs
-that share an execution prefix share its simulation. A length is excluded only
-when every branch has failed; the first L that wins is optimal. Cuts, each
-safe because it only skips programs that have an equal-or-shorter equivalent
-that is still searched, or runs that can never win:
+*Walks.* Light-Bot has no conditions: where the robot goes never depends on
+the lights, and `X` neither moves nor turns it. So a program is a *walk* (the
+program without its X commands) plus X commands in the walk's *gaps*, and the
+walk alone fixes the trajectory. An X in gap g fires each time control passes
+g, toggling the light under the robot; toggles add mod 2, so the lights after
+any moment are the XOR of the chosen gaps' vectors (per gap, the lights it has
+passed an odd number of times). "Can X commands win by now, with at most b of
+them?" is a small linear system over GF(2), solved at every moment the robot
+stands on a light (gridbot.kernels.lightbot.win_gaps). The search branches only
+over walk commands (six, not seven), and every X placement of a walk is
+decided at once by algebra instead of by branching: the search space shrinks
+by about 7^x for a program with x X commands.
 
-1. *Turns.* In one body, `L R` and `R L` do nothing (drop both: shorter),
-   `R R R` is `L` (shorter), and `L L` equals `R R` (same length; only `R R`
-   is kept). Turns mark nothing, so every later move and toggle is unchanged.
-2. *Main runs once.* A main command that changes nothing (`X` off a light, `F`
-   or `J` that cannot move) can be dropped: every later state is the same.
+*Lazy walks.* The walk is decided slot by slot as execution reaches each slot
+(the technique of the strongest RoboZZle solvers), so walks that share an
+execution prefix share its simulation, and a slot that is never executed is
+never decided. Iterative deepening on the total length L (walk plus X) makes
+the first L that wins the optimum.
+
+Cuts, each safe because it only skips programs that have an equal-or-shorter
+equivalent that is still searched, or runs that can never win:
+
+1. *Turns.* Two walk-adjacent turns of a body (X commands may stand between:
+   X does not depend on the facing, and no call returns between them) `L R`
+   or `R L` do nothing (drop both: shorter); `R R R` is `L` (shorter); `L L`
+   equals `R R` (same length; only `R R` is kept).
+2. *Main runs once* (nothing calls it): an F or J of main that cannot move
+   changes nothing; X commands around it fire in a row at the same tile and
+   merge, so dropping it gives a shorter equivalent.
 3. *Procedures.* Swapping the names f1 and f2 changes nothing, so f1 is the
-   first procedure called. A called procedure has at least 2 commands: calls
-   to an empty one can be dropped, and a one-command body can replace each call
-   to it (same length in main, so the slot limits still hold).
-4. *Endless runs.* A repeated control state (position, facing, lights,
-   procedure, pc) at a stack height not below the one it was first seen at,
-   with the stack never lower in between, repeats for ever (see
-   gridbot.games.lightbot.run); the slots decided in between stay decided, so
-   the branch can never win.
+   first procedure called. A called procedure has a walk command: a body of X
+   commands alone acts as one X or none, and one X can replace each call.
+4. *Endless walks.* A repeated control state (position, facing, procedure,
+   pc; not the lights) at a stack height not below its first, with the stack
+   never lower in between, repeats for ever with the same period (see
+   gridbot.games.lightbot.run). The lights then change linearly, so every
+   state the lights will ever take appears within two periods of the repeat:
+   the walk is followed that far, then dropped.
+5. *Budget.* A walk command is added only if one command is left for an X.
 
-Each cut is checked against unpruned enumeration on small random levels in
-tests/test_lightbot_solve.py. This first version has none of the heavier
-leverage (memoised procedure effects, X-free walks, lower bounds): it proves
-the small levels and reports, for the others, the lengths it has excluded.
+The win check is exact (all X placements within the budget and the slot
+limits). Every cut is checked against unpruned enumeration of all programs on
+small random levels in tests/test_lightbot_solve.py, and the kernel against
+its pure-Python twin.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
+from gridbot.kernels import lightbot as kern
 from gridbot.result import SolveResult
 from gridbot.solve.search import Clock, Progress, Timeout
 
-PROCS = ("main", "f1", "f2")
 MAX_ALL = 100
+MAX_TOTAL = sum(LIMITS.values())
+WALK_OPS = "FJLR12"
+CHUNK = 200_000  # nodes per kernel call, between clock checks
+MAX_LIGHTS = 62  # the light vectors are int64 bit masks
 
 
-class _Found(Exception):
-    pass
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """The level as the kernel reads it (see gridbot.kernels.lightbot)."""
 
-
-@dataclass(slots=True)
-class _Machine:
-    position: tuple[int, int]
+    mv: np.ndarray
+    light: np.ndarray
+    reach: np.ndarray
+    full: int
+    start: int
     facing: int
-    lit: int
-    proc: int
-    pc: int
-    stack: tuple[tuple[int, int], ...]
-    steps: int
+    lim: np.ndarray
+
+
+def tables(level: Level) -> Tables:
+    """The move table from the game's own rule (Level.move) and the light indices. O(cells)."""
+    if len(level.lights) > MAX_LIGHTS:
+        raise ValueError(f"the solver handles at most {MAX_LIGHTS} lights")
+    h, w = len(level.heights), len(level.heights[0])
+    mv = np.zeros((h * w, 4, 2), np.int64)
+    for r in range(h):
+        for c in range(w):
+            for f in range(4):
+                for k, op in enumerate("FJ"):
+                    tr, tc = level.move((r, c), f, op)
+                    mv[r * w + c, f, k] = tr * w + tc
+    light = np.full(h * w, -1, np.int64)
+    for i, (r, c) in enumerate(level.lights):
+        light[r * w + c] = i
+    lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
+    start = level.start[0] * w + level.start[1]
+    return Tables(mv, light, _reach(mv, light), (1 << len(level.lights)) - 1, start, int(level.facing), lim)
+
+
+def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Per position, the mask of lights on tiles reachable from it by moves (any facing). O(cells^2)."""
+    cells = mv.shape[0]
+    out = np.zeros(cells, np.int64)
+    for source in range(cells):
+        seen = {source}
+        todo = [source]
+        while todo:
+            here = todo.pop()
+            for target in {int(t) for t in mv[here].ravel()} - seen:
+                seen.add(target)
+                todo.append(target)
+        out[source] = sum(1 << int(light[c]) for c in seen if light[c] >= 0)
+    return out
 
 
 class _Search:
-    """Is there a program of at most L commands? Depth-first over slots as execution reaches them."""
+    """All arrays of one kernel search for programs of at most L commands; `step` runs it on."""
 
-    def __init__(self, level: Level, L: int, clock: Clock, all_solutions: bool) -> None:
-        self.level = level
+    def __init__(self, t: Tables, L: int, jit: bool = True) -> None:
+        self.t = t
         self.L = L
-        self.clock = clock
-        self.all = all_solutions
-        self.index = {pos: i for i, pos in enumerate(level.lights)}
-        self.full = (1 << len(level.lights)) - 1
-        self.body = ["", "", ""]
-        self.closed = [False, False, False]
-        self.seen: dict[tuple, int] = {}
-        self.at_height: list[list[tuple]] = [[]]
-        self.log: list[tuple] = []
-        self.nodes = 0
-        self.solutions: list[Program] = []
-        self.capped = False
+        controls = t.mv.shape[0] * 4 * kern.N_GAPS
+        self.wb = np.zeros((3, 12), np.int64)
+        self.wlen = np.zeros(3, np.int64)
+        self.closed = np.zeros(3, np.int64)
+        self.frames = np.zeros((MAX_TOTAL + 8, kern.N_FRAME), np.int64)
+        self.sc = np.zeros(kern.N_SCALARS, np.int64)
+        self.vec = np.zeros(kern.N_GAPS, np.int64)
+        self.seen = np.zeros((3, controls), np.int64)
+        self.recs = np.zeros((2, controls + 1), np.int64)
+        self.stack = np.zeros((2, controls + 2), np.int64)
+        self.work = np.zeros((6, 64), np.int64)
+        self.kernel = kern.search if jit else kern.search.py_func
 
-    # -- loop detection with an undo log
+    def step(self, budget: int) -> int:
+        t = self.t
+        status = self.kernel(
+            t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
+            self.frames, self.sc, self.vec, self.seen, self.recs, self.stack, self.work, budget,
+        )  # fmt: skip
+        if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
+            raise AssertionError("call stack overflow in the Light-Bot search")
+        return status
 
-    def _visit(self, control: tuple, height: int) -> bool:
-        """Record a fetch; True if it proves an endless run (rule 4)."""
-        while len(self.at_height) > height + 1:
-            dropped = self.at_height.pop()
-            removed = [(c, self.seen.pop(c)) for c in dropped if self.seen.get(c) == len(self.at_height)]
-            self.log.append(("drop", dropped, removed))
-        while len(self.at_height) < height + 1:
-            self.at_height.append([])
-            self.log.append(("grow",))
-        if control in self.seen:
-            return True
-        self.seen[control] = height
-        self.at_height[height].append(control)
-        self.log.append(("rec", control, height))
-        return False
+    @property
+    def nodes(self) -> int:
+        return int(self.sc[kern.S_NODES])
 
-    def _undo(self, mark: int) -> None:
-        while len(self.log) > mark:
-            entry = self.log.pop()
-            if entry[0] == "rec":
-                _, control, height = entry
-                self.at_height[height].pop()
-                del self.seen[control]
-            elif entry[0] == "grow":
-                self.at_height.pop()
-            else:
-                _, dropped, removed = entry
-                self.at_height.append(dropped)
-                self.seen.update(removed)
-
-    # -- the search
-
-    def run(self) -> list[Program]:
-        start = _Machine(self.level.start, int(self.level.facing), 0, 0, 0, (), 0)
-        with contextlib.suppress(_Found):
-            self._advance(start)
-        return self.solutions
-
-    def _committed(self) -> int:
-        return sum(map(len, self.body))
-
-    def _advance(self, m: _Machine) -> None:
-        """Execute decided commands until a win, a dead end, or an undecided slot (where it branches)."""
-        level = self.level
-        while True:
-            body = self.body[m.proc]
-            if m.pc == len(body):
-                if self.closed[m.proc]:
-                    if not m.stack:
-                        return  # main ended without a win
-                    (m.proc, m.pc), m.stack = m.stack[-1], m.stack[:-1]
-                    continue
-                self._branch(m)
-                return
-            if self._visit((m.position, m.facing, m.lit, m.proc, m.pc), len(m.stack)):
-                return
-            op = body[m.pc]
-            m.pc += 1
-            m.steps += 1
-            if op in "FJ":
-                m.position = level.move(m.position, m.facing, op)
-            elif op == "L":
-                m.facing = (m.facing - 1) % 4
-            elif op == "R":
-                m.facing = (m.facing + 1) % 4
-            elif op == "X":
-                light = self.index.get(m.position)
-                if light is not None:
-                    m.lit ^= 1 << light
-                    if m.lit == self.full:
-                        self._win()
-                        return
-            else:
-                m.stack = (*m.stack, (m.proc, m.pc))
-                m.proc, m.pc = int(op), 0
-
-    def _win(self) -> None:
-        program = Program(*self.body)
-        if program not in self.solutions:
-            self.solutions.append(program)
-        if not self.all:
-            raise _Found
-        if len(self.solutions) >= MAX_ALL:
-            self.capped = True
-            raise _Found
-
-    def _branch(self, m: _Machine) -> None:
-        """Choose the slot at (m.proc, m.pc): close the procedure here, or put a command in it."""
-        self.nodes += 1
-        if self.nodes % 4096 == 0:
-            self.clock.check(length=self.L, candidates=self.nodes)
-        proc, body = m.proc, self.body[m.proc]
-        if proc and len(body) >= 2:  # rule 3: a procedure has at least 2 commands
-            self.closed[proc] = True
-            self._try(m, None)
-            self.closed[proc] = False
-        if self._committed() >= self.L or len(body) >= LIMITS[PROCS[proc]]:
-            return
-        for op in self._options(m):
-            self.body[proc] = body + op
-            self._try(m, op)
-            self.body[proc] = body
-
-    def _options(self, m: _Machine) -> list[str]:
-        body = self.body[m.proc]
-        last = body[-1:]
-        options = []
-        for op in "FJLRX12":
-            if op in "LR":  # rule 1
-                if last and last in "LR" and (op != last or op == "L"):
-                    continue
-                if op == "R" and body[-2:] == "RR":
-                    continue
-            if m.proc == 0:  # rule 2: main runs once
-                if op == "X" and m.position not in self.index:
-                    continue
-                if op in "FJ" and self.level.move(m.position, m.facing, op) == m.position:
-                    continue
-            if op == "2" and not self._ever_called(1):  # rule 3: f1 is called first
-                continue
-            options.append(op)
-        return options
-
-    def _ever_called(self, proc: int) -> bool:
-        return any(str(proc) in b for b in self.body)
-
-    def _try(self, m: _Machine, op: str | None) -> None:
-        mark = len(self.log)
-        self._advance(_Machine(m.position, m.facing, m.lit, m.proc, m.pc, m.stack, m.steps))
-        self._undo(mark)
+    def program(self) -> Program:
+        """The program found: the walk with X commands at the gaps of sc[S_FOUND_S]."""
+        gaps = int(self.sc[kern.S_FOUND_S])
+        bodies = []
+        for p in range(3):
+            text = []
+            for k in range(int(self.wlen[p]) + 1):
+                if gaps >> (p * kern.GAPS_PER_BODY + k) & 1:
+                    text.append("X")
+                if k < self.wlen[p]:
+                    text.append(WALK_OPS[int(self.wb[p, k])])
+            bodies.append("".join(text))
+        return Program(*bodies)
 
 
 def solve(
@@ -224,32 +175,68 @@ def solve(
     all_solutions: bool = False,
     progress: Progress | None = None,
     max_length: int | None = None,
+    jit: bool = True,
 ) -> SolveResult:
     """The fewest commands of a winning program, proven; see the module docstring.
 
-    Returns status 'optimal' (with the programs when `all_solutions`), or, when
-    the time limit or `max_length` ends the search first, 'timeout' with
-    `lower_bound` the first length not excluded. Exponential in the length.
+    Returns status 'optimal' (with the programs met at the optimal length when
+    `all_solutions`, one per walk, capped at 100), 'unsolvable' when no program
+    within the slot limits wins, or, when the time limit or `max_length` ends
+    the search first, 'timeout' with `lower_bound` the first length not
+    excluded. Exponential in the length; each answer is re-run by the game's
+    simulator.
     """
+    if jit:
+        warm_up()  # loading compiled code is not solving: before the clock
     clock = Clock(time_limit, progress)
-    limit = sum(LIMITS.values()) if max_length is None else min(max_length, sum(LIMITS.values()))
+    if not level.lights:
+        return SolveResult("lightbot", level.name, "optimal", Program(""), 0, clock.seconds, 0, {"candidates": 0})
+    t = tables(level)
+    limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
     nodes = 0
-    L = 0 if not level.lights else 1
+    L = 1
     try:
         while limit >= L:
-            search = _Search(level, L, clock, all_solutions)
-            found = search.run()
+            search = _Search(t, L, jit)
+            found: list[Program] = []
+            capped = False
+            while True:
+                status = search.step(CHUNK)
+                if status == kern.FOUND:
+                    program = search.program()
+                    if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
+                        raise AssertionError(f"the solver produced a losing program: {program}")
+                    if program not in found:
+                        found.append(program)
+                    if not all_solutions or len(found) >= MAX_ALL:
+                        capped = all_solutions
+                        break
+                elif status == kern.EXHAUSTED:
+                    break
+                clock.check(length=L, candidates=nodes + search.nodes)
             nodes += search.nodes
-            found = [p for p in found if lightbot.run(level, p).verdict.won]
-            if found or L == 0:
-                best = found[0] if found else Program("")
+            if found:
+                best = min(found, key=lambda p: (p.tokens, str(p)))
                 stats: dict[str, Any] = {"candidates": nodes}
-                listed = tuple(found) if all_solutions else ()
+                listed = tuple(sorted(found, key=str)) if all_solutions else ()
                 return SolveResult(
-                    "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats, listed, search.capped
+                    "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats, listed, capped
                 )
             L += 1
     except Timeout:
         pass
-    status = "unsolvable" if sum(LIMITS.values()) < L else "timeout"
+    status = "unsolvable" if L > MAX_TOTAL else "timeout"
     return SolveResult("lightbot", level.name, status, None, None, clock.seconds, L, {"candidates": nodes})
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernel on a tiny level, once per process, before any clock starts."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    search = _Search(tables(Level.parse("000\n\n>*.")), 4)
+    while search.step(CHUNK) not in (kern.EXHAUSTED,):
+        pass

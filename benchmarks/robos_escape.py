@@ -1,0 +1,48 @@
+"""Benchmark: the Robo's Escape solver on every bundled level.
+
+    python benchmarks/robos_escape.py                    # every level, 120 s each at most
+    python benchmarks/robos_escape.py --time-limit 30 2 3
+
+Per level: the status (optimal = proven best; solved = best found within the
+time limit), the best score, its coins and tokens, the program, the search
+nodes and the seconds. Every answer is re-run by the simulator first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+
+import gridbot
+from gridbot import levels
+from gridbot.games import robos_escape
+from gridbot.solve.robos_escape import solve
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="level names (default: every bundled level)")
+    parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per level")
+    args = parser.parse_args()
+    names = args.names or levels.names("robos_escape")
+    print(f"# Python {platform.python_version()} on {platform.machine()}, time limit {args.time_limit:g} s per level")
+    print(f"{'level':<18} {'status':<8} {'score':>5} {'coins':>5} {'tokens':>6} {'nodes':>11} {'seconds':>8}  program")
+    for name in names:
+        spec = name if ":" in name else f"robos_escape:{name}"
+        level = gridbot.load(spec)
+        result = solve(level, time_limit=args.time_limit)
+        if result.solution is None:
+            print(f"{spec:<18} {result.status:<8} {'-':>5} {'-':>5} {'-':>6} {result.stats['candidates']:>11,}")
+            continue
+        outcome = robos_escape.run(level, result.solution)
+        assert outcome.score == result.stats["score"], (spec, str(result.solution))
+        stats = result.stats
+        print(
+            f"{spec:<18} {result.status:<8} {stats['score']:>5} {stats['coins']:>5} {result.length:>6}"
+            f" {stats['candidates']:>11,} {result.seconds:>8.2f}  {result.solution}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

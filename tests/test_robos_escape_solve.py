@@ -1,0 +1,174 @@
+"""The Robo's Escape solver against unpruned enumeration of every program on small random levels."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gridbot
+from gridbot.cli import cli
+from gridbot.games import robos_escape
+from gridbot.games.robos_escape import Level
+from gridbot.solve.robos_escape import CUTS, solve
+
+from . import brute_robos_escape as brute
+
+
+def random_level(rng: random.Random) -> Level:
+    """A small level (3x4 to 5x5) with walls, floor, coins, blocks, laser-only cells, a start and an exit."""
+    height, width = rng.randint(3, 5), rng.randint(4, 5)
+    weights = {"X": 3, " ": 6, "C": 2, "O": 2, "-": 1}
+    cells = [rng.choices(list(weights), list(weights.values()))[0] for _ in range(height * width)]
+    start, exit_ = rng.sample(range(height * width), 2)
+    cells[start], cells[exit_] = "S", "E"
+    rows = ["".join(cells[r * width : (r + 1) * width]) for r in range(height)]
+    return Level.parse("\n".join(rows), f"random {rows}")
+
+
+def check_against_brute(level: Level, tokens: int, counts: dict[str, int]) -> None:
+    result = solve(level, max_length=tokens)
+    for cut, count in result.stats.get("cuts", {}).items():
+        counts[cut] += count
+    reference = brute.best(level, tokens)
+    if reference is None:
+        assert result.solution is None and result.status in ("timeout", "unsolvable"), (level, result)
+        return
+    assert robos_escape.run(level, reference[1]).score == reference[0]  # the brute force's own re-check
+    assert result.solution is not None, (level, reference)
+    assert result.stats["score"] == reference[0], (level.name, reference, str(result.solution))
+    run = robos_escape.run(level, result.solution)
+    assert run.score == reference[0] and result.solution.tokens <= tokens
+    if result.status == "optimal":  # proven best overall: the enumeration cannot do better either
+        assert result.solution.tokens == result.length
+
+
+def test_solver_best_score_equals_brute_force_on_random_levels() -> None:
+    """80 random levels up to 4 tokens, 6 up to 5 tokens; every cut must fire somewhere."""
+    rng = random.Random(2026)
+    counts = dict.fromkeys(CUTS, 0)
+    for _ in range(80):
+        check_against_brute(random_level(rng), 4, counts)
+    for _ in range(6):
+        check_against_brute(random_level(rng), 5, counts)
+    assert all(counts[cut] > 0 for cut in CUTS if cut != "limit"), counts
+
+
+@pytest.mark.parametrize(
+    ("rows", "tokens"),
+    [
+        ("XXXXX\nXS CX\nX OEX\nXXXXX", 5),  # a coin, a block; the best escape loops with '.'
+        ("XXXXXX\nXSOOEX\nXXXXXX", 5),  # blocks to shoot: X F repeated
+        ("XXXXXX\nXS C X\nX- XEX\nXXXXXX", 5),  # a laser-only cell beside the start
+        ("XXXXXXX\nXSCCCEX\nXXXXXXX", 5),  # a function beats spelling the pattern out
+    ],
+)
+def test_hand_made_levels_against_brute_force(rows: str, tokens: int) -> None:
+    counts = dict.fromkeys(CUTS, 0)
+    check_against_brute(Level.parse(rows), tokens, counts)
+
+
+def test_proof_stops_when_no_longer_program_can_beat_the_best() -> None:
+    level = Level.parse("XXXX\nXSCX\nX EX\nXXXX")
+    result = solve(level)
+    assert result.status == "optimal" and result.stats["score"] == 46 and result.stats["coins"] == 1
+    assert brute.best(level, 4)[0] == 46
+    # every program of lower_bound or more tokens scores at most this, which cannot beat the answer
+    assert 40 - result.lower_bound + 10 * result.stats["reachable_coins"] <= result.stats["score"]
+
+
+def test_unreachable_exit_is_unsolvable() -> None:
+    result = solve(Level.parse("XXXXX\nXSXEX\nXXXXX"))
+    assert result.status == "unsolvable" and result.solution is None
+
+
+def test_time_limit_returns_the_best_found() -> None:
+    level = gridbot.load("robos_escape:1")
+    result = solve(level, time_limit=0.5)
+    assert result.status == "solved"
+    assert robos_escape.run(level, result.solution).score == result.stats["score"] >= 38
+
+
+def test_all_solutions_share_the_best_score() -> None:
+    level = Level.parse("XXXXX\nXS CX\nX OEX\nXXXXX")
+    result = solve(level, all_solutions=True)
+    assert result.status == "optimal" and len(result.solutions) >= 1
+    assert {robos_escape.run(level, p).score for p in result.solutions} == {result.stats["score"]}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.text(alphabet="FLRGX12.'", min_size=1, max_size=9))
+def test_reference_interpreter_agrees_with_the_simulator(seed: int, text: str) -> None:
+    """The brute force's own interpreter (with its early stop for endless runs) against `run`."""
+    if text.endswith("'"):
+        text += "1"
+    level = random_level(random.Random(seed))
+    run = robos_escape.run(level, text)
+    assert brute.outcome(level, text) == (run.verdict.won, run.coins) or not run.verdict.won
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**6), st.text(alphabet="FLRGX12.", min_size=1, max_size=7), st.data())
+def test_token_facts_behind_the_enumerated_alphabet(seed: int, text: str, data: st.DataObject) -> None:
+    """'F is a skipped no-op, ''F runs as F, three quotes act as one: the brute force may leave them out."""
+    level = random_level(random.Random(seed))
+    where = data.draw(st.integers(0, len(text) - 1))
+    ch = text[where]
+    base = robos_escape.run(level, text)
+    key = (base.verdict.status, base.coins)
+    if ch not in "12345":
+        noop = robos_escape.run(level, text[:where] + "'" + ch + text[where:])
+        assert (noop.verdict.status, noop.coins) == key
+        same = robos_escape.run(level, text[:where] + "''" + text[where:])
+        assert (same.verdict.status, same.coins) == key
+    labelled = text[:where] + "'" + text[where:]
+    tripled = text[:where] + "'''" + text[where:]
+    a, b = robos_escape.run(level, labelled), robos_escape.run(level, tripled)
+    assert (a.verdict.status, a.coins) == (b.verdict.status, b.coins)
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_solve_reports_the_score_and_the_proof(tmp_path) -> None:
+    path = tmp_path / "tiny.txt"
+    path.write_text("XXXX\nXSCX\nX EX\nXXXX\n")
+    result = invoke("solve", "robos_escape", str(path))
+    assert result.exit_code == 0, result.output
+    assert "optimal, score 46 (proven best)" in result.output
+    assert "program     FGR." in result.output
+    assert "no program of up to 4 tokens scores more" in result.output
+
+
+def test_cli_solve_json(tmp_path) -> None:
+    path = tmp_path / "tiny.txt"
+    path.write_text("XXXX\nXSCX\nX EX\nXXXX\n")
+    data = json.loads(invoke("solve", "robos_escape", str(path), "--json").output)
+    assert data["status"] == "optimal" and data["solution"] == "FGR." and data["length"] == 4
+    assert data["stats"]["score"] == 46 and data["stats"]["coins"] == 1
+
+
+def test_cli_solve_time_limit_gives_the_best_found() -> None:
+    result = invoke("solve", "robos_escape", "robos_escape:1", "--time-limit", "0.5")
+    assert result.exit_code == 0, result.output
+    assert "solved, score" in result.output and "(not proven best)" in result.output
+
+
+def test_cli_run_shows_score_coins_and_reason() -> None:
+    result = invoke("run", "robos_escape", "robos_escape:1", "FF")
+    assert result.exit_code == 0
+    assert "score    38" in result.output and "coins    0" in result.output
+    failed = invoke("run", "robos_escape", "robos_escape:1", "F")
+    assert "reason   ran off the end of the program" in failed.output
+    data = json.loads(invoke("run", "robos_escape", "robos_escape:1", "L.", "--json").output)
+    assert data["reason"] == "more than 10000 commands" and data["coins"] == 0 and data["score"] is None
+    data = json.loads(invoke("run", "robos_escape", "robos_escape:1", "FF", "--json").output)
+    assert data["score"] == 38 and data["status"] == "completed"
