@@ -159,6 +159,23 @@ def test_all_solutions_are_winning_and_distinct() -> None:
     assert all(lightbot.run(level, p).verdict.won and p.tokens == 4 for p in result.solutions)
 
 
+def test_workers_share_the_tree_and_agree(monkeypatch) -> None:
+    """Two processes, each taking every other subtree, find what one process finds."""
+    import gridbot.solve.lightbot as solver
+
+    level = gridbot.load("lightbot:9")
+    alone = solve(level, workers=1)
+    monkeypatch.setattr(solver, "PARALLEL_AFTER", -1.0)  # every length in parallel
+    monkeypatch.setattr(solver, "SPLIT_DEPTH", 2)
+    shared = solve(level, workers=2)
+    assert (shared.status, shared.length, shared.lower_bound) == (alone.status, alone.length, alone.lower_bound)
+    assert lightbot.run(level, shared.program).verdict.won
+    # the tree above the split is walked by both workers; everything below it by exactly one
+    assert alone.stats["candidates"] <= shared.stats["candidates"] < 1.1 * alone.stats["candidates"]
+    excluded = solve(level, workers=2, max_length=8)
+    assert excluded.status == "timeout" and excluded.lower_bound == 9
+
+
 def test_time_limit_reports_the_excluded_lengths() -> None:
     result = solve(gridbot.load("lightbot:11"), time_limit=0.2)
     assert result.status == "timeout" and result.solution is None and result.lower_bound >= 1
@@ -172,3 +189,33 @@ def test_rule_examples_keep_a_representative(word: str) -> None:
     program = Program(word)
     if lightbot.run(level, program).verdict.won:
         assert solve(level, max_length=len(word)).length <= len(word)
+
+
+def test_cli_solve_json_all_and_time_limit() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from gridbot.cli import cli
+
+    runner = CliRunner()
+    result = runner.invoke(cli, ["solve", "lightbot", "lightbot:2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["status"] == "optimal" and data["length"] == 8
+    assert lightbot.run(gridbot.load("lightbot:2"), data["solution"]).verdict.won
+    listed = runner.invoke(cli, ["solve", "lightbot", "lightbot:8", "--all"])
+    assert listed.exit_code == 0 and "optimal program" in listed.output
+    timed = runner.invoke(cli, ["solve", "lightbot", "lightbot:12", "--time-limit", "0.5"])
+    assert timed.exit_code != 0 and "proven impossible" in timed.output
+
+
+def test_too_many_lights_is_a_clear_error() -> None:
+    from gridbot.grid import GridbotError
+
+    level = Level.parse("0" * 63 + "\n\n>" + "*" * 62)
+    assert len(level.lights) == 62
+    solve(level, max_length=1)  # 62 lights fit
+    bigger = Level.parse("0" * 64 + "\n\n>" + "*" * 63)
+    with pytest.raises(GridbotError, match="at most 62 lights"):
+        solve(bigger, max_length=1)

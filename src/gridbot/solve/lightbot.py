@@ -54,6 +54,11 @@ its pure-Python twin.
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +66,7 @@ import numpy as np
 
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
+from gridbot.grid import GridbotError
 from gridbot.kernels import lightbot as kern
 from gridbot.result import SolveResult
 from gridbot.solve.search import Clock, Progress, Timeout
@@ -70,6 +76,9 @@ MAX_TOTAL = sum(LIMITS.values())
 WALK_OPS = "FJLR12"
 CHUNK = 200_000  # nodes per kernel call, between clock checks
 MAX_LIGHTS = 62  # the light vectors are int64 bit masks
+SPLIT_DEPTH = 6  # workers deal out the subtrees at this depth (thousands of them on hard levels)
+GROWTH = 6  # about how much longer each length takes than the one before
+PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +97,9 @@ class Tables:
 def tables(level: Level) -> Tables:
     """The move table from the game's own rule (Level.move) and the light indices. O(cells)."""
     if len(level.lights) > MAX_LIGHTS:
-        raise ValueError(f"the solver handles at most {MAX_LIGHTS} lights")
+        raise GridbotError(
+            f"the Light-Bot solver handles at most {MAX_LIGHTS} lights; this level has {len(level.lights)}"
+        )
     h, w = len(level.heights), len(level.heights[0])
     mv = np.zeros((h * w, 4, 2), np.int64)
     for r in range(h):
@@ -124,7 +135,7 @@ def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
 class _Search:
     """All arrays of one kernel search for programs of at most L commands; `step` runs it on."""
 
-    def __init__(self, t: Tables, L: int, jit: bool = True) -> None:
+    def __init__(self, t: Tables, L: int, jit: bool = True, order: np.ndarray | None = None) -> None:
         self.t = t
         self.L = L
         controls = t.mv.shape[0] * 4 * kern.N_GAPS
@@ -132,6 +143,9 @@ class _Search:
         self.wlen = np.zeros(3, np.int64)
         self.closed = np.zeros(3, np.int64)
         self.frames = np.zeros((MAX_TOTAL + 8, kern.N_FRAME), np.int64)
+        if order is None:
+            order = np.tile(np.arange(kern.N_OPTIONS, dtype=np.int64), (MAX_TOTAL + 8, 1))
+        self.order = order
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.vec = np.zeros(kern.N_GAPS, np.int64)
         self.seen = np.zeros((3, controls), np.int64)
@@ -144,7 +158,8 @@ class _Search:
         t = self.t
         status = self.kernel(
             t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
-            self.frames, self.sc, self.vec, self.seen, self.recs, self.stack, self.work, budget,
+            self.frames, self.order, self.sc, self.vec, self.seen, self.recs,
+            self.stack, self.work, budget,
         )  # fmt: skip
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
             raise AssertionError("call stack overflow in the Light-Bot search")
@@ -169,6 +184,60 @@ class _Search:
         return Program(*bodies)
 
 
+@dataclass(frozen=True, slots=True)
+class _Share:
+    """What one search of length L (or one worker's share of it) found."""
+
+    programs: tuple[Program, ...]
+    nodes: int
+    finished: bool  # False: stopped by the deadline or the cap of listed programs
+    capped: bool = False
+
+
+def _search_length(
+    t: Tables,
+    L: int,
+    all_solutions: bool,
+    deadline: float | None,
+    jit: bool = True,
+    worker: int = 0,
+    workers: int = 1,
+    report: Any = None,
+) -> _Share:
+    """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
+
+    `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
+    kernel calls (it may raise Timeout). Each program is returned as found; the
+    caller re-checks it with the simulator.
+    """
+    search = _Search(t, L, jit)
+    search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
+    search.sc[kern.S_WORKER] = worker
+    search.sc[kern.S_WORKERS] = workers
+    found: list[Program] = []
+    while True:
+        status = search.step(CHUNK)
+        if status == kern.FOUND:
+            program = search.program()
+            if program not in found:
+                found.append(program)
+            if not all_solutions:
+                return _Share(tuple(found), search.nodes, True)
+            if len(found) >= MAX_ALL:
+                return _Share(tuple(found), search.nodes, True, capped=True)
+        elif status == kern.EXHAUSTED:
+            return _Share(tuple(found), search.nodes, True)
+        if deadline is not None and time.monotonic() > deadline:
+            return _Share(tuple(found), search.nodes, False)
+        if report is not None:
+            report(search.nodes)
+
+
+def _worker_share(t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int) -> _Share:
+    deadline = None if seconds is None else time.monotonic() + seconds
+    return _search_length(t, L, all_solutions, deadline, True, worker, workers)
+
+
 def solve(
     level: Level,
     time_limit: float | None = None,
@@ -176,6 +245,7 @@ def solve(
     progress: Progress | None = None,
     max_length: int | None = None,
     jit: bool = True,
+    workers: int | None = None,
 ) -> SolveResult:
     """The fewest commands of a winning program, proven; see the module docstring.
 
@@ -183,8 +253,10 @@ def solve(
     `all_solutions`, one per walk, capped at 100), 'unsolvable' when no program
     within the slot limits wins, or, when the time limit or `max_length` ends
     the search first, 'timeout' with `lower_bound` the first length not
-    excluded. Exponential in the length; each answer is re-run by the game's
-    simulator.
+    excluded. Lengths whose search is expected to take more than a couple of
+    seconds are split over `workers` processes (default: every core), each
+    taking every workers-th subtree at a fixed depth. Exponential in the
+    length; each answer is re-run by the game's simulator.
     """
     if jit:
         warm_up()  # loading compiled code is not solving: before the clock
@@ -193,38 +265,52 @@ def solve(
         return SolveResult("lightbot", level.name, "optimal", Program(""), 0, clock.seconds, 0, {"candidates": 0})
     t = tables(level)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
+    workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
     nodes = 0
     L = 1
-    try:
-        while limit >= L:
-            search = _Search(t, L, jit)
-            found: list[Program] = []
-            capped = False
-            while True:
-                status = search.step(CHUNK)
-                if status == kern.FOUND:
-                    program = search.program()
+    last = 0.0
+    with contextlib.ExitStack() as resources:
+        pool: ProcessPoolExecutor | None = None
+        try:
+            while limit >= L:
+                started = time.monotonic()
+                left = None if time_limit is None else time_limit - clock.seconds
+                if jit and workers > 1 and last * GROWTH > PARALLEL_AFTER:
+                    if pool is None:
+                        context = multiprocessing.get_context("fork")  # children inherit the compiled kernel
+                        pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
+                    jobs = [pool.submit(_worker_share, t, L, all_solutions, left, w, workers) for w in range(workers)]
+                    while wait(jobs, timeout=0.2).not_done:  # the workers keep their own deadline
+                        clock.check(length=L, candidates=nodes, workers=workers)
+                    shares = [job.result() for job in jobs]
+                else:
+                    deadline = None if left is None else time.monotonic() + left
+
+                    def report(done: int, L: int = L, before: int = nodes) -> None:
+                        clock.check(length=L, candidates=before + done)
+
+                    shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
+                last = time.monotonic() - started
+                nodes += sum(share.nodes for share in shares)
+                found = [p for share in shares for p in share.programs]
+                for program in found:
                     if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
                         raise AssertionError(f"the solver produced a losing program: {program}")
-                    if program not in found:
-                        found.append(program)
-                    if not all_solutions or len(found) >= MAX_ALL:
-                        capped = all_solutions
-                        break
-                elif status == kern.EXHAUSTED:
-                    break
-                clock.check(length=L, candidates=nodes + search.nodes)
-            nodes += search.nodes
-            if found:
-                best = min(found, key=lambda p: (p.tokens, str(p)))
-                stats: dict[str, Any] = {"candidates": nodes}
-                listed = tuple(sorted(found, key=str)) if all_solutions else ()
-                return SolveResult(
-                    "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats, listed, capped
-                )
-            L += 1
-    except Timeout:
-        pass
+                if found:
+                    found = sorted(set(found), key=lambda p: (p.tokens, str(p)))
+                    best = found[0]
+                    capped = any(share.capped for share in shares) or len(found) > MAX_ALL
+                    listed = tuple(found[:MAX_ALL]) if all_solutions else ()
+                    stats: dict[str, Any] = {"candidates": nodes}
+                    return SolveResult(
+                        "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats, listed, capped
+                    )
+                if not all(share.finished for share in shares):
+                    raise Timeout
+                clock.check(length=L, candidates=nodes)
+                L += 1
+        except Timeout:
+            pass
     status = "unsolvable" if L > MAX_TOTAL else "timeout"
     return SolveResult("lightbot", level.name, status, None, None, clock.seconds, L, {"candidates": nodes})
 
