@@ -5,7 +5,7 @@
 
 Per level: the status (optimal = proven best; solved = best found within the
 time limit), the best score, its coins and tokens, the program, the search
-nodes and the seconds. Every answer is re-run by the simulator first.
+nodes, the seconds and the nodes per second. Every answer is re-run by the simulator first.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def main() -> None:
     args = parser.parse_args()
     names = args.names or levels.names("robos_escape")
     print(f"# Python {platform.python_version()} on {platform.machine()}, time limit {args.time_limit:g} s per level")
-    print(f"{'level':<18} {'status':<8} {'score':>5} {'coins':>5} {'tokens':>6} {'nodes':>11} {'seconds':>8}  program")
+    header = f"{'level':<18} {'status':<8} {'score':>5} {'coins':>5} {'tokens':>6} {'nodes':>11} {'seconds':>8}"
+    print(f"{header} {'nodes/s':>10}  program")
     for name in names:
         spec = name if ":" in name else f"robos_escape:{name}"
         level = gridbot.load(spec)
@@ -39,7 +40,8 @@ def main() -> None:
         stats = result.stats
         print(
             f"{spec:<18} {result.status:<8} {stats['score']:>5} {stats['coins']:>5} {result.length:>6}"
-            f" {stats['candidates']:>11,} {result.seconds:>8.2f}  {result.solution}",
+            f" {stats['candidates']:>11,} {result.seconds:>8.2f} {stats['candidates'] / result.seconds:>10,.0f}"
+            f"  {result.solution}",
             flush=True,
         )
 

@@ -33,9 +33,14 @@ does): the L slots start undecided; when execution reaches an undecided slot
 it branches over the slot's token, and when a call `n` runs while label n is
 not yet decided it branches over "no label n" (the call only pushes) and every
 undecided slot for `'n` or `''n`. Programs sharing an execution prefix share
-its simulation. An escape with undecided slots is skipped: those slots never
-ran, and removing them gives a program with the same run and fewer tokens,
-found at that length. Cuts, each safe because every program it skips has one
+its simulation. The depth-first search runs compiled
+(gridbot.kernels.robos_escape): each branch point keeps the machine's
+registers and the marks of undo logs for the grid and the endless-run records,
+so a backtrack restores its state instead of re-running from the start, and
+the kernel pauses after a node budget so this module can check the clock.
+An escape with undecided slots is skipped: those slots never ran, and
+removing them gives a program with the same run and fewer tokens, found at
+that length. Cuts, each safe because every program it skips has one
 at least as good (same run, no more tokens) that is searched, or can never
 beat B:
 
@@ -72,56 +77,41 @@ at most `stats["score"]`, so `proven_impossible` means "no program of this many
 tokens or fewer beats the answer". For 'optimal' the search stopped because
 longer programs cannot beat it either (`stats["bound"]`). `describe` prints
 this in words. Each cut is checked against enumeration of every program on
-small random levels in tests/test_robos_escape_solve.py.
+small random levels, and on levels chosen so that forbidding one more adjacent
+pair of commands would change the answer, in tests/test_robos_escape_solve.py; the kernel is
+checked against its pure-Python twin (answers and node counts).
 """
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import itertools
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gridbot.games import robos_escape
-from gridbot.games.robos_escape import MAX_COMMANDS, Level, Program
+from gridbot.games.robos_escape import Level, Program
 from gridbot.grid import Direction
+from gridbot.kernels import robos_escape as kern
 from gridbot.result import SolveResult
 from gridbot.solve.search import Clock, Progress, Timeout
 
 MAX_ALL = 100
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
-NAMES = 5
+NAMES = kern.NAMES
 
-# Token codes: the six commands, then call n, label 'n and call-label ''n for n = 1..5.
-F, TL, TR, G, X, RET = range(6)
-CALL, LABEL, CALLABEL = 6, 6 + NAMES, 6 + 2 * NAMES
-UNDECIDED = -1
-UNKNOWN, ABSENT = -1, -2  # label states besides a slot index
+# Token codes (as in the kernel): the six commands, then call n, label 'n and call-label ''n for n = 1..5.
 TEXT = ["F", "L", "R", "G", "X", "."]
 TEXT += [str(n) for n in range(1, NAMES + 1)]
 TEXT += [f"'{n}" for n in range(1, NAMES + 1)]
 TEXT += [f"''{n}" for n in range(1, NAMES + 1)]
-# Rule 1: (left, right) pairs never adjacent in the text.
-FORBIDDEN_PAIRS = frozenset({(TL, TR), (TR, TL), (TL, TL), (G, G), (TL, G), (TR, G), (X, G)})
-COMMANDS = (F, TL, TR, G, X, RET)
 CUTS = ("pairs", "labels", "names", "endless", "limit", "coins", "dead")
 
 
-class _Stop(Exception):
-    """Ends the search of one length early: nothing more there can count."""
-
-
-def _name(token: int) -> int:
-    """The function name (1..5) a call, label or call-label mentions, 0 for a command."""
-    return 0 if token < CALL else (token - CALL) % NAMES + 1
-
-
-def _forbidden_pair(left: int, right: int) -> bool:
-    """Rules 1 and 2 on two adjacent tokens. O(1)."""
-    if (left, right) in FORBIDDEN_PAIRS:
-        return True
-    return CALL <= left < LABEL and right == left + NAMES  # n'n is ''n, one token shorter
+CELL_CODES = {" ": kern.FLOOR, "S": kern.FLOOR, "C": kern.COIN, "O": kern.BLOCK, "X": kern.WALL, "E": kern.EXIT}
+CHUNK = 200_000  # nodes per kernel call, between clock checks
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,27 +149,43 @@ class _Board:
     def exit_reachable(self) -> bool:
         return any(self.cells[i + d] == "E" for i in self.reachable for d in self.deltas)
 
+    def codes(self) -> np.ndarray:
+        """The cells as the kernel's codes (gridbot.kernels.robos_escape). O(cells)."""
+        return np.array([CELL_CODES.get(cell, kern.LASER) for cell in self.cells], np.int64)
+
 
 class _Search:
-    """Programs of exactly L tokens that escape with at least c_min coins; depth-first over slots."""
+    """Programs of exactly L tokens that escape with at least c_min coins: the kernel's arrays and its driver."""
 
-    def __init__(self, board: _Board, L: int, best: int, clock: Clock, all_solutions: bool) -> None:
+    def __init__(
+        self, board: _Board, L: int, best: int, clock: Clock, all_solutions: bool, jit: bool = True, chunk: int = CHUNK
+    ) -> None:
         self.board = board
+        self.chunk = chunk
         self.L = L
         self.clock = clock
         self.all = all_solutions
         self.best = best  # the score to beat (or to equal, when listing all)
-        self.cells = list(board.cells)
-        self.slots = [UNDECIDED] * L
-        self.label_at = [UNKNOWN] * (NAMES + 1)
-        self.names = 0  # names 1..names appear in decided slots
-        self.seen: dict[int, int] = {}
-        self.at_height: list[list[int]] = [[]]
-        self.log: list[tuple] = []
-        self.nodes = 0
         self.found: list[tuple[int, int, str]] = []  # (score, coins, text)
         self.capped = False
-        self.cuts = dict.fromkeys(CUTS, 0)  # how often each cut fired (tests check every one is exercised)
+        self.kernel = kern.search if jit else kern.search.py_func
+        self.cells = board.codes()
+        self.deltas = np.array(board.deltas, np.int64)
+        self.reach = np.zeros(len(board.cells), np.int64)
+        self.reach[sorted(board.reachable)] = 1
+        # a grid change destroys a block or a coin, so the number of changes is at most their count
+        changes = sum(1 for cell in board.cells if cell in "OC")
+        self.seen = np.zeros(L * len(board.cells) * 4 * (changes + 1), np.int64)
+        self.slots = np.full(L, kern.UNDECIDED, np.int64)
+        self.label_at = np.full(NAMES + 1, kern.UNKNOWN, np.int64)
+        self.sc = np.zeros(kern.N_SCALARS, np.int64)
+        self.sc[kern.S_UNDECIDED] = L
+        # a path decides each slot once and each label once
+        self.frames = np.zeros((L + NAMES + 2, kern.N_FRAME), np.int64)
+        self.pool = np.zeros((2, kern.CAPACITY), np.int64)
+        self.recs = np.zeros((3, kern.CAPACITY), np.int64)
+        self.slog = np.zeros((2, 2 * kern.CAPACITY), np.int64)  # a record is written once and killed once
+        self.clog = np.zeros((2, kern.CAPACITY), np.int64)
         self.c_min = self._needed()
 
     def _needed(self) -> int:
@@ -187,145 +193,45 @@ class _Search:
         need = self.best - 40 + self.L + (0 if self.all else 1)
         return max(0, -(-need // 10))
 
-    # -- rule 4: endless runs, with an undo log
+    @property
+    def c_min(self) -> int:
+        return int(self.sc[kern.S_CMIN])
 
-    def _rebalance(self, height: int) -> None:
-        """Make the records match a new stack height: a lower stack voids the records above it (rule 4).
+    @c_min.setter
+    def c_min(self, value: int) -> None:
+        self.sc[kern.S_CMIN] = value
 
-        Amortised O(1) per record."""
-        at_height, seen, log = self.at_height, self.seen, self.log
-        while len(at_height) > height + 1:
-            dropped = at_height.pop()
-            level = len(at_height)
-            removed = [(k, seen.pop(k)) for k in dropped if seen.get(k) == level]
-            log.append((1, dropped, removed))
-        while len(at_height) < height + 1:
-            at_height.append([])
-            log.append((2,))
+    @property
+    def nodes(self) -> int:
+        return int(self.sc[kern.S_NODES])
 
-    def _undo(self, mark: int) -> None:
-        """Take back every record and grid change made since `mark`. O(entries)."""
-        log, seen, at_height = self.log, self.seen, self.at_height
-        while len(log) > mark:
-            entry = log.pop()
-            if entry.__class__ is int:  # a record of a state (the common case)
-                at_height[seen.pop(entry)].pop()
-                continue
-            kind = entry[0]
-            if kind == 2:
-                at_height.pop()
-            elif kind == 1:
-                at_height.append(entry[1])
-                seen.update(entry[2])
-            else:
-                self.cells[entry[1]] = entry[2]
+    @property
+    def cuts(self) -> dict[str, int]:
+        """How often each cut fired (tests check every one is exercised)."""
+        return {cut: int(self.sc[kern.C_PAIRS + i]) for i, cut in enumerate(CUTS)}
 
-    # -- execution
+    def step(self, budget: int) -> int:
+        """Run the kernel for at most `budget` more nodes: FOUND, EXHAUSTED or PAUSED."""
+        b = self.board
+        return self.kernel(
+            self.cells, self.deltas, self.reach, b.start, b.coins, self.L, len(b.cells), self.slots, self.label_at,
+            self.sc, self.frames, self.pool, self.recs, self.seen, self.slog, self.clog, budget,
+        )  # fmt: skip
 
     def run(self) -> None:
         """Search every program of L tokens; results in `found`. Exponential in L."""
         if self.c_min > self.board.coins:
             return
-        with contextlib.suppress(_Stop):
-            self._advance(0, (), self.board.start, int(Direction.SOUTH), 0, self.board.coins, 0, 0)
-
-    def _advance(
-        self, pc: int, stack: tuple[int, ...], pos: int, facing: int, coins: int, left: int, changes: int, steps: int
-    ) -> None:
-        """Execute decided slots until an escape, a dead end, or a decision (where it branches)."""
-        slots, cells, deltas, L = self.slots, self.cells, self.board.deltas, self.L
-        seen, at_height, log = self.seen, self.at_height, self.log
-        size = len(cells)
         while True:
-            if pc >= L:
-                return  # ran off the end
-            token = slots[pc]
-            if token == UNDECIDED:
-                if steps < MAX_COMMANDS:
-                    self._branch_slot(pc, stack, pos, facing, coins, left, changes, steps)
-                else:
-                    self.cuts["limit"] += 1
+            status = self.step(self.chunk)
+            if status == kern.EXHAUSTED:
                 return
-            if LABEL <= token < CALLABEL:
-                pc += 1  # a label is skipped, not executed
-                continue
-            if steps >= MAX_COMMANDS:
-                self.cuts["limit"] += 1
+            if status == kern.FOUND and self._escape(int(self.sc[kern.S_FOUND_COINS])):
                 return
-            # rule 4, inlined for speed: record (slot, position, facing, grid) at this stack height
-            height = len(stack)
-            if len(at_height) != height + 1:
-                self._rebalance(height)
-            key = pc + L * (pos + size * (facing + 4 * changes))
-            if key in seen:
-                self.cuts["endless"] += 1
-                return
-            seen[key] = height
-            at_height[height].append(key)
-            log.append(key)
-            steps += 1
-            if token == F:
-                there = pos + deltas[facing]
-                cell = cells[there]
-                if cell == "E":
-                    self._escape(coins)
-                    return
-                if cell in " CS":
-                    pos = there
-            elif token == TL:
-                facing = (facing - 1) & 3
-            elif token == TR:
-                facing = (facing + 1) & 3
-            elif token == G:
-                if cells[pos] == "C":
-                    log.append((3, pos, "C"))
-                    cells[pos] = " "
-                    coins += 1
-                    left -= 1
-                    changes += 1
-            elif token == X:
-                d = deltas[facing]
-                there = pos + d
-                while cells[there] not in "XOC":
-                    there += d
-                cell = cells[there]
-                if cell != "X":
-                    log.append((3, there, cell))
-                    cells[there] = " "
-                    changes += 1
-                    if cell == "C" and there in self.board.reachable:
-                        left -= 1
-                        if coins + left < self.c_min:
-                            self.cuts["coins"] += 1
-                            return  # rule 5
-            elif token == RET:
-                if stack:
-                    pc, stack = stack[-1], stack[:-1]
-                else:
-                    pc = 0
-                continue
-            elif token < LABEL:  # a call
-                stack = (*stack, pc + 1)
-                name = token - CALL + 1
-                target = self.label_at[name]
-                if target >= 0:
-                    pc = target + 1
-                elif target == ABSENT:
-                    pc += 1
-                else:
-                    self._branch_label(name, pc, stack, pos, facing, coins, left, changes, steps)
-                    return
-                continue
-            else:  # a call-label, the only label of its name: the call lands right after it
-                stack = (*stack, pc + 1)
-            pc += 1
+            self.clock.check(length=self.L, candidates=self.nodes)
 
-    def _escape(self, coins: int) -> None:
-        if UNDECIDED in self.slots:
-            self.cuts["dead"] += 1
-            return  # undecided slots never ran: the program without them is shorter (searched before)
-        if coins < self.c_min:
-            return
+    def _escape(self, coins: int) -> bool:
+        """Take the escape in `slots`; True when nothing else of this length can count. O(L)."""
         score = 40 - self.L + 10 * coins
         text = "".join(TEXT[t] for t in self.slots)
         if self.all:
@@ -334,105 +240,12 @@ class _Search:
             self.found.append((score, coins, text))
             if len(self.found) >= MAX_ALL:
                 self.capped = True
-                raise _Stop
+                return True
         else:
             self.found = [(score, coins, text)]
         self.best = max(self.best, score)
         self.c_min = self._needed()
-        if self.c_min > self.board.coins:
-            raise _Stop  # nothing else of this length can count
-
-    # -- branching
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes & 4095 == 0:
-            self.clock.check(length=self.L, candidates=self.nodes)
-
-    def _allowed(self, p: int, token: int) -> bool:
-        """Rules 1 and 2 on the neighbours already decided around slot p. O(1)."""
-        slots, L = self.slots, self.L
-        left = slots[p - 1] if p > 0 else UNDECIDED
-        right = slots[p + 1] if p + 1 < L else UNDECIDED
-        if (left != UNDECIDED and _forbidden_pair(left, token)) or (
-            right != UNDECIDED and _forbidden_pair(token, right)
-        ):
-            self.cuts["labels" if token >= LABEL else "pairs"] += 1
-            return False
-        if token == TR:  # RRR is L
-            far_left = slots[p - 2] if p > 1 else UNDECIDED
-            far_right = slots[p + 2] if p + 2 < L else UNDECIDED
-            if (left == TR and (far_left == TR or right == TR)) or (right == TR and far_right == TR):
-                self.cuts["pairs"] += 1
-                return False
-        return True
-
-    def _branch_slot(
-        self, pc: int, stack: tuple[int, ...], pos: int, facing: int, coins: int, left: int, changes: int, steps: int
-    ) -> None:
-        """Decide the slot execution has reached: a command, a call, a label or a call-label."""
-        self._tick()
-        if coins + left < self.c_min:
-            self.cuts["coins"] += 1
-            return
-        slots = self.slots
-        names = self.names
-        self.cuts["names"] += max(0, NAMES - names - 1)
-        options: list[int] = [t for t in COMMANDS if self._allowed(pc, t)]
-        for name in range(1, min(names + 1, NAMES) + 1):  # rule 3: a new name is the next number
-            options.append(CALL + name - 1)
-            if self.label_at[name] == UNKNOWN and pc + 1 < self.L:  # rule 2: one label per name
-                options += (LABEL + name - 1, CALLABEL + name - 1)
-            elif self.label_at[name] != UNKNOWN:
-                self.cuts["labels"] += 1
-        for token in options:
-            if token >= CALL and not self._allowed(pc, token):
-                continue
-            name = _name(token)
-            slots[pc] = token
-            if name > names:
-                self.names = name
-            if token >= LABEL:
-                self.label_at[name] = pc
-            mark = len(self.log)
-            self._advance(pc, stack, pos, facing, coins, left, changes, steps)
-            self._undo(mark)
-            if token >= LABEL:
-                self.label_at[name] = UNKNOWN
-            self.names = names
-            slots[pc] = UNDECIDED
-
-    def _branch_label(
-        self,
-        name: int,
-        pc: int,
-        stack: tuple[int, ...],
-        pos: int,
-        facing: int,
-        coins: int,
-        left: int,
-        changes: int,
-        steps: int,
-    ) -> None:
-        """A call of `name` ran (already pushed) and label `name` is undecided: no label, or one at a free slot."""
-        self._tick()
-        slots, label_at = self.slots, self.label_at
-        mark = len(self.log)
-        label_at[name] = ABSENT
-        self._advance(pc + 1, stack, pos, facing, coins, left, changes, steps)
-        self._undo(mark)
-        for p in range(self.L - 1):  # a label in the last slot would jump off the end
-            if slots[p] != UNDECIDED:
-                continue
-            for token in (LABEL + name - 1, CALLABEL + name - 1):
-                if not self._allowed(p, token):
-                    continue
-                slots[p] = token
-                label_at[name] = p
-                self._advance(p + 1, stack, pos, facing, coins, left, changes, steps)
-                self._undo(mark)
-                slots[p] = UNDECIDED
-        label_at[name] = UNKNOWN
+        return self.c_min > self.board.coins
 
 
 # ---------------------------------------------------------------- seeds: straight-line programs
@@ -519,6 +332,8 @@ def solve(
     all_solutions: bool = False,
     progress: Progress | None = None,
     max_length: int | None = None,
+    jit: bool = True,
+    chunk: int = CHUNK,
 ) -> SolveResult:
     """The highest-scoring escape, proven; see the module docstring.
 
@@ -528,8 +343,12 @@ def solve(
     length not searched), 'unsolvable' (no exit can be reached) or 'timeout'
     (no escape found). With `max_length`, only programs of at most that many
     tokens count. Every answer has been re-run by the simulator. Exponential
-    in the length searched.
+    in the length searched. `jit=False` runs the kernel as plain Python (its
+    twin, for the tests); `chunk` is the number of nodes per kernel call
+    between clock checks (the tests make it small to exercise resuming).
     """
+    if jit:
+        warm_up()  # loading compiled code is not solving: before the clock
     clock = Clock(time_limit, progress)
     board = _Board.of(level)
     top = MAX_TOKENS if max_length is None else min(max_length, MAX_TOKENS)
@@ -554,7 +373,7 @@ def solve(
                 proven = True
                 break
             score = best[0][0] if best else -(10**9)
-            search = _Search(board, L, score, clock, all_solutions)
+            search = _Search(board, L, score, clock, all_solutions, jit, chunk)
             try:
                 search.run()
             finally:
@@ -633,3 +452,15 @@ def describe(level: Level, result: SolveResult) -> str:
         lines.append(f"  {len(result.solutions)} best programs{more}:")
         lines.extend(f"    {s}" for s in result.solutions)
     return "\n".join(lines)
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernel on a tiny level, once per process, before any clock starts."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    board = _Board.of(Level.parse("XXXX\nXSCX\nX EX\nXXXX"))
+    _Search(board, 4, 0, Clock(None), False).run()
