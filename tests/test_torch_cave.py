@@ -369,15 +369,14 @@ def test_cli_run_and_trace() -> None:
     assert traced.output.rstrip().endswith("verdict  reached the treasure at step 73 with 2 light left")
 
 
-def test_cli_errors() -> None:
+def test_cli_errors(tmp_path, monkeypatch) -> None:
     bad_path = invoke("run", "torch_cave", "prob16_sample", "rrq")
     assert bad_path.exit_code == 2 and bad_path.stderr.startswith("gridbot: program:1:3: unexpected 'q'")
     assert invoke("run", "torch_cave", "prob16_sample").exit_code == 2  # a path is required
-    with CliRunner().isolated_filesystem():
-        with open("two.txt", "w") as f:
-            f.write("H..\n.H.\nT\n")
-        result = invoke("solve", "torch_cave", "two.txt")
-        assert result.exit_code == 2
-        assert result.stderr == "gridbot: two.txt:2:2: a second hero start H\n"
+    monkeypatch.chdir(tmp_path)  # the error names the file as given: a relative path
+    (tmp_path / "two.txt").write_text("H..\n.H.\nT\n")
+    result = invoke("solve", "torch_cave", "two.txt")
+    assert result.exit_code == 2
+    assert result.stderr == "gridbot: two.txt:2:2: a second hero start H\n"
     listed = invoke("levels", "torch_cave")
     assert listed.output.split() == ["torch_cave:prob16_sample", "22x15"]
