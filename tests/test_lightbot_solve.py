@@ -133,6 +133,30 @@ def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, 
         assert kern.win_gaps(vec, wlen, lim, b, full, work) == chosen
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 2), st.integers(0, 3), st.data())
+def test_win_gaps_with_a_large_null_space(lights: int, b: int, data) -> None:
+    """Many gaps over one or two lights: the null space passes 20 dimensions and the check tries sets directly."""
+    full = (1 << lights) - 1
+    wlen = np.array([12, 8, 8], np.int64)
+    lim = np.array([12, 8, 8], np.int64) + np.array([data.draw(st.integers(0, 2)) for _ in range(3)], np.int64)
+    vec = np.zeros(kern.N_GAPS, np.int64)
+    for p in range(3):
+        for k in range(wlen[p] + 1):
+            vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(1, full))
+    work = np.zeros((6, 64), np.int64)
+    chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
+    assert (chosen >= 0) == _brute_win_gaps(vec, wlen, lim, b, full)
+    if chosen >= 0:
+        picked = [g for g in range(kern.N_GAPS) if chosen >> g & 1]
+        acc = 0
+        for g in picked:
+            acc ^= int(vec[g])
+        assert acc == full and len(picked) <= b
+        per = [sum(1 for g in picked if g // kern.GAPS_PER_BODY == p) for p in range(3)]
+        assert all(wlen[p] + per[p] <= lim[p] for p in range(3))
+
+
 def test_endless_walk_is_followed_for_two_periods() -> None:
     """f1 = F X 1 on a ring-like row: the lights flip each pass; only an odd pass wins."""
     level = Level.parse("0000\n\n>***")

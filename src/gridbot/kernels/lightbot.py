@@ -37,11 +37,11 @@ N_GAPS = 3 * GAPS_PER_BODY
 N_OPTIONS = 7  # close the body, or one of the six walk ops
 
 # the scalars of a search, in `sc`
-S_DEPTH, S_NODES, S_STARTED, S_GEN, S_B_PROC, S_B_STEP, S_B_POS, S_B_FACING, S_FOUND_S, S_FOUND, S_EVENTS = range(11)
+S_DEPTH, S_NODES, S_STARTED, S_GEN, S_B_PROC, S_B_STEP, S_B_POS, S_B_FACING, S_FOUND_S = range(9)
 # a share of the tree for one of several workers: options applied at depth S_SPLIT_DEPTH are dealt
 # round-robin (counted in S_SPLIT_COUNT), worker S_WORKER of S_WORKERS keeps its own
-S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(11, 15)
-N_SCALARS = 15
+S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(9, 13)
+N_SCALARS = 13
 
 # columns of `frames`: the body branched on, the option tried now (and whether applied), the branch point
 F_PROC, F_OPT, F_STEP, F_POS, F_FACING, F_APPLIED = range(6)
@@ -227,7 +227,6 @@ def _simulate(
             g = proc * GAPS_PER_BODY + pc
             vec[g] ^= np.int64(1) << li
             if step >= check_from:
-                sc[S_EVENTS] += 1
                 s = win_gaps(vec, wlen, lim, b, full, work)
                 if s >= 0:
                     sc[S_FOUND_S] = s
@@ -324,7 +323,6 @@ def search(
     wlen,
     closed,
     frames,
-    order,
     sc,
     vec,
     seen,
@@ -338,10 +336,8 @@ def search(
     Returns FOUND (the program is wb/wlen/closed plus X at the gaps in
     sc[S_FOUND_S]; calling again continues past it), EXHAUSTED (none exists
     under the cuts, which proves none exists), PAUSED (after `budget` more
-    nodes; call again to resume) or OVERFLOW. `order[d]` is the order in which
-    the options are tried at depth d (a permutation of 0..6: exhaustive in any
-    order; the solver shuffles it only to look for short programs quickly).
-    O(nodes x steps per node).
+    nodes; call again to resume) or OVERFLOW. Options are tried in
+    the order close, F, J, L, R, call f1, call f2. O(nodes x steps per node).
     """
     stop = sc[S_NODES] + budget
     while True:
@@ -356,29 +352,26 @@ def search(
                 return PAUSED
             f = sc[S_DEPTH] - 1
             p = frames[f, F_PROC]
-            k = frames[f, F_OPT]  # index into order[f] of the option applied now
-            if k >= 0 and frames[f, F_APPLIED]:
-                if order[f, k] == 0:
+            opt = frames[f, F_OPT]  # the option tried now: 0 close, 1 + op
+            if opt >= 0 and frames[f, F_APPLIED]:
+                if opt == 0:
                     closed[p] = 0
                 else:
                     wlen[p] -= 1
-            k += 1
-            while k < N_OPTIONS and not _allowed(
-                order[f, k], p, frames[f, F_POS], frames[f, F_FACING], mv, L, lim, wb, wlen
-            ):
-                k += 1
-            if k >= N_OPTIONS:
+            opt += 1
+            while opt < N_OPTIONS and not _allowed(opt, p, frames[f, F_POS], frames[f, F_FACING], mv, L, lim, wb, wlen):
+                opt += 1
+            if opt >= N_OPTIONS:
                 frames[f, F_OPT] = -1
                 sc[S_DEPTH] = f
                 continue
-            frames[f, F_OPT] = k
+            frames[f, F_OPT] = opt
             if f == sc[S_SPLIT_DEPTH] and sc[S_WORKERS] > 1:
                 sc[S_SPLIT_COUNT] += 1
                 if sc[S_SPLIT_COUNT] % sc[S_WORKERS] != sc[S_WORKER]:
                     frames[f, F_APPLIED] = 0  # another worker's subtree: skipped, nothing to undo
                     continue
             frames[f, F_APPLIED] = 1
-            opt = order[f, k]
             if opt == 0:
                 closed[p] = 1
             else:

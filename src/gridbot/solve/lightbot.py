@@ -135,7 +135,7 @@ def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
 class _Search:
     """All arrays of one kernel search for programs of at most L commands; `step` runs it on."""
 
-    def __init__(self, t: Tables, L: int, jit: bool = True, order: np.ndarray | None = None) -> None:
+    def __init__(self, t: Tables, L: int, jit: bool = True) -> None:
         self.t = t
         self.L = L
         controls = t.mv.shape[0] * 4 * kern.N_GAPS
@@ -143,9 +143,6 @@ class _Search:
         self.wlen = np.zeros(3, np.int64)
         self.closed = np.zeros(3, np.int64)
         self.frames = np.zeros((MAX_TOTAL + 8, kern.N_FRAME), np.int64)
-        if order is None:
-            order = np.tile(np.arange(kern.N_OPTIONS, dtype=np.int64), (MAX_TOTAL + 8, 1))
-        self.order = order
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.vec = np.zeros(kern.N_GAPS, np.int64)
         self.seen = np.zeros((3, controls), np.int64)
@@ -158,7 +155,7 @@ class _Search:
         t = self.t
         status = self.kernel(
             t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
-            self.frames, self.order, self.sc, self.vec, self.seen, self.recs,
+            self.frames, self.sc, self.vec, self.seen, self.recs,
             self.stack, self.work, budget,
         )  # fmt: skip
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
@@ -190,7 +187,7 @@ class _Share:
 
     programs: tuple[Program, ...]
     nodes: int
-    finished: bool  # False: stopped by the deadline or the cap of listed programs
+    finished: bool  # False: stopped by the deadline before the share was searched
     capped: bool = False
 
 
