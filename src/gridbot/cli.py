@@ -303,7 +303,7 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
     verdict = outcome.verdict
     name = _level_name(level, level_spec)
     tokens = getattr(program, "tokens", None)
-    # a game's own facts about the run (Robo's Escape: score, coins, reason), as (name, value) pairs
+    # a game's own facts about the run (Robo's Escape: score, coins, reason), by name
     extra = module.run_fields(outcome) if hasattr(module, "run_fields") else {}
     if as_json:
         data = {
