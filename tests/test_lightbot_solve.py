@@ -120,7 +120,7 @@ def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, 
     for p in range(3):
         for k in range(lens[p] + 1):
             vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(0, full))
-    work = np.zeros((6, 64), np.int64)
+    work = np.zeros(kern.WORK_SHAPE, np.int64)
     chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
     expected = _brute_win_gaps(vec, wlen, lim, b, full)
     assert (chosen >= 0) == expected
@@ -144,7 +144,7 @@ def test_win_gaps_with_a_large_null_space(lights: int, b: int, data) -> None:
     for p in range(3):
         for k in range(wlen[p] + 1):
             vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(1, full))
-    work = np.zeros((6, 64), np.int64)
+    work = np.zeros(kern.WORK_SHAPE, np.int64)
     chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
     assert (chosen >= 0) == _brute_win_gaps(vec, wlen, lim, b, full)
     if chosen >= 0:

@@ -142,21 +142,23 @@ class _Search:
         self.wb = np.zeros((3, 12), np.int64)
         self.wlen = np.zeros(3, np.int64)
         self.closed = np.zeros(3, np.int64)
-        self.frames = np.zeros((MAX_TOTAL + 8, kern.N_FRAME), np.int64)
+        self.frames = np.zeros((kern.MAX_DEPTH, kern.N_FRAME), np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.vec = np.zeros(kern.N_GAPS, np.int64)
-        self.seen = np.zeros((3, controls), np.int64)
-        self.recs = np.zeros((2, controls + 1), np.int64)
-        self.stack = np.zeros((2, controls + 2), np.int64)
-        self.work = np.zeros((6, 64), np.int64)
+        self.idx = np.zeros(controls, np.int64)
+        self.recs = np.zeros((3, controls + 1), np.int64)
+        self.stack = np.zeros((2, kern.stack_size(controls)), np.int64)
+        self.trail = np.zeros((kern.trail_rows(controls), 6), np.int64)  # zero pages: only what is used is paid for
+        self.stamp = np.zeros((4, max(controls + 1, kern.stack_size(controls), kern.N_GAPS)), np.int64)
+        self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
         t = self.t
         status = self.kernel(
             t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
-            self.frames, self.sc, self.vec, self.seen, self.recs,
-            self.stack, self.work, budget,
+            self.frames, self.sc, self.vec, self.idx, self.recs,
+            self.stack, self.trail, self.stamp, self.work, budget,
         )  # fmt: skip
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
             raise AssertionError("call stack overflow in the Light-Bot search")
