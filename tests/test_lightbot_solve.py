@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ import gridbot
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot as kern
+from gridbot.solve import lightbot as solve_lightbot
 from gridbot.solve.lightbot import solve
 
 from . import lazy_lightbot
@@ -41,7 +43,7 @@ def test_solver_minimum_equals_brute_force(level: Level) -> None:
     result = solve(level, max_length=4)
     reference = brute_minimum(level, 4)
     if reference is None:
-        assert result.status == "timeout" and result.lower_bound == 5
+        assert proof(result.status) == "timeout" and result.lower_bound == 5
     else:
         assert result.status == "optimal" and result.length == reference
         assert lightbot.run(level, result.program).verdict.won
@@ -70,18 +72,60 @@ def test_solver_agrees_with_the_whole_program_search(level: Level) -> None:
     """Up to 6 commands, the walk search and the first solver (lazy over whole programs) agree."""
     result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
-    assert result.status == reference.status
+    assert proof(result.status) == reference.status
     assert result.lower_bound == reference.lower_bound
     if result.status == "optimal":
         assert result.length == reference.length
         assert lightbot.run(level, result.program).verdict.won
 
 
+def proof(status: str) -> str:
+    """What a status says is proven: 'solved' (a program, not proven shortest) proves what 'timeout' does."""
+    return "timeout" if status == "solved" else status
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wider_levels())
+def test_looking_ahead_never_changes_what_is_proven(level: Level) -> None:
+    """With the narrowed search looking ahead before every length, the answers are still the exact ones."""
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+        result = solve(level, max_length=6)
+    reference = lazy_lightbot.solve(level, max_length=6)
+    assert proof(result.status) == reference.status
+    assert result.lower_bound == reference.lower_bound
+    if result.status == "optimal":
+        assert result.length == reference.length
+    if result.status in ("optimal", "solved"):
+        assert lightbot.run(level, result.program).verdict.won
+        assert result.length >= result.lower_bound
+
+
+def test_a_program_found_ahead_is_optimal_once_every_shorter_length_is_excluded() -> None:
+    level = gridbot.load("lightbot:2")
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+        result = solve(level)
+    assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
+    assert result.stats["guess_candidates"] > 0
+    assert lightbot.run(level, result.program).verdict.won
+
+
+def test_the_program_found_ahead_is_the_answer_when_the_proof_stops_short() -> None:
+    level = gridbot.load("lightbot:8")  # optimal at 8; the narrowed search meets a 9-command program first
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+        result = solve(level, max_length=7)
+    assert result.status == "solved" and result.lower_bound == 8
+    assert result.length >= 8
+    assert lightbot.run(level, result.program).verdict.won
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):
+        assert solve(level, max_length=7).status == "timeout"  # without looking ahead, nothing to show
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wider_levels())
 def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
-    fast = solve(level, max_length=5)
-    slow = solve(level, max_length=5, jit=False)
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):  # both look ahead, whatever their speed
+        fast = solve(level, max_length=5)
+        slow = solve(level, max_length=5, jit=False)
     assert (fast.status, fast.length, fast.lower_bound, fast.program) == (
         slow.status,
         slow.length,

@@ -63,7 +63,13 @@ S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(6, 10)
 # control is, the stack height, the step, the lights stood on, the number of live loop records
 S_POS, S_FACING, S_PROC, S_PC, S_H, S_STEP, S_VISITED, S_NREC = range(10, 18)
 N_STATE = 8
-N_SCALARS = 18
+# nonzero: a guessing search, bits GUESS_* (see _allowed), which may miss programs; 0: the exact search
+S_GUESS = 18
+N_SCALARS = 19
+
+# the guesses: no move that stands still the first time it runs; programs of the shape the optimal
+# programs of levels 1-9 and 12 have (main: moves then 1; f1: a loop ending in 1; f2: moves, no calls)
+GUESS_MOVES, GUESS_LOOP = 1, 2
 
 # columns of `frames`: the body branched on, the option tried now (and whether applied), the
 # branch point's position and facing (for the cuts), the trail's top there, then its whole state
@@ -363,10 +369,12 @@ def _run(
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen):  # pragma: no cover - compiled
+def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess):  # pragma: no cover - compiled
     """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts."""
     n = wlen[p]
     if opt == 0:
+        if guess & GUESS_LOOP and p == 1:
+            return False
         return p != 0 and n >= 1  # a called procedure has a walk command (else it is X alone: inline it)
     op = opt - 1
     w = wlen[0] + wlen[1] + wlen[2]
@@ -388,6 +396,10 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen):  # pragma: no cov
             if n >= 2 and wb[p, n - 2] == 3:  # RRR: as L
                 return False
     if p == 0 and op <= 1 and mv[pos, facing, op] == pos:  # main runs once: a move that cannot move
+        return False
+    if guess & GUESS_MOVES and op <= 1 and mv[pos, facing, op] == pos:  # unsafe: a procedure may move next time
+        return False
+    if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
         return False
     if op == 5:  # f1 is the first procedure called
         for q in range(3):
@@ -461,7 +473,7 @@ def search(
                     wlen[p] -= 1
             opt += 1
             while opt < N_OPTIONS and not _allowed(
-                opt, p, frames[f, F_POS], frames[f, F_FACING], mv, full, L, lim, wb, wlen
+                opt, p, frames[f, F_POS], frames[f, F_FACING], mv, full, L, lim, wb, wlen, sc[S_GUESS]
             ):
                 opt += 1
             if opt >= N_OPTIONS:

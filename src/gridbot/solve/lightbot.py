@@ -45,6 +45,19 @@ equivalent that is still searched, or runs that can never win:
    state the lights will ever take appears within two periods of the repeat:
    the walk is followed that far, then dropped.
 5. *Budget.* A walk command is added only if one command is left for an X.
+6. *Main's last command.* When only one X is left after it, main's last walk
+   command ends the run after one new moment, in which only the new gap
+   (after the command: one light at most) is new. A turn there is never
+   needed (the gap before it, at the same tile, was checked with a larger
+   budget); a move can win only on a level of one light. So it is a call.
+
+*Looking ahead.* Before a length that is expected to take a while, a
+narrowed search (moves that stand still the first time they run are
+skipped, and programs must have the shape the known optimal ones have: main
+of moves ending in a call of f1, f1 a loop, f2 without calls) runs two
+lengths ahead. It proves nothing, but a program it finds becomes the answer
+when time runs out ('solved'), and is proven optimal, without the most
+expensive search, once every shorter length is excluded.
 
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
@@ -79,6 +92,9 @@ MAX_LIGHTS = 62  # the light vectors are int64 bit masks
 SPLIT_DEPTH = 6  # workers deal out the subtrees at this depth (thousands of them on hard levels)
 GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
+GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP  # the narrowed search that looks ahead for a program
+GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
+GUESS_AHEAD = 2  # the narrowed search looks this many lengths beyond the exact one
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,14 +218,17 @@ def _search_length(
     worker: int = 0,
     workers: int = 1,
     report: Any = None,
+    guess: int = 0,
 ) -> _Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
     `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
-    kernel calls (it may raise Timeout). Each program is returned as found; the
+    kernel calls (it may raise Timeout). `guess` (bits kern.GUESS_*) narrows the
+    search to likely programs: it may then miss programs, so it proves nothing. Each program is returned as found; the
     caller re-checks it with the simulator.
     """
     search = _Search(t, L, jit)
+    search.sc[kern.S_GUESS] = guess
     search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
     search.sc[kern.S_WORKER] = worker
     search.sc[kern.S_WORKERS] = workers
@@ -232,6 +251,44 @@ def _search_length(
             report(search.nodes)
 
 
+class _Guesser:
+    """A narrowed search run ahead of the exact one: the first program it meets is a length to aim at.
+
+    When it finds a program of n commands and the exact search has excluded
+    every length below n, that program is optimal and the most expensive
+    length need not be searched; when time runs out first, it is the best
+    program known. Its narrowing (kern.GUESS_*) can miss programs, so it
+    never proves anything itself.
+    """
+
+    def __init__(self, level: Level, t: Tables, jit: bool) -> None:
+        self.level = level
+        self.t = t
+        self.jit = jit
+        self.length = 1  # the next length to search
+        self.best: Program | None = None
+        self.nodes = 0
+
+    def advance(self, upto: int, deadline: float | None, report: Any) -> None:
+        """Search lengths up to `upto` (or to the deadline) until a program is found."""
+        while self.best is None and self.length <= min(upto, MAX_TOTAL):
+            share = _search_length(self.t, self.length, False, deadline, self.jit, report=report, guess=GUESS)
+            self.nodes += share.nodes
+            if share.programs:
+                self.best = _checked(self.level, share.programs)[0]
+            if not share.finished:
+                return
+            self.length += 1
+
+
+def _checked(level: Level, programs: Any) -> list[Program]:
+    """The programs, shortest first, each re-run by the game's simulator."""
+    for program in programs:
+        if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
+            raise AssertionError(f"the solver produced a losing program: {program}")
+    return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
+
+
 def _worker_share(t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int) -> _Share:
     deadline = None if seconds is None else time.monotonic() + seconds
     return _search_length(t, L, all_solutions, deadline, True, worker, workers)
@@ -251,11 +308,15 @@ def solve(
     Returns status 'optimal' (with the programs met at the optimal length when
     `all_solutions`, one per walk, capped at 100), 'unsolvable' when no program
     within the slot limits wins, or, when the time limit or `max_length` ends
-    the search first, 'timeout' with `lower_bound` the first length not
-    excluded. Lengths whose search is expected to take more than a couple of
-    seconds are split over `workers` processes (default: every core), each
-    taking every workers-th subtree at a fixed depth. Exponential in the
-    length; each answer is re-run by the game's simulator.
+    the search first, 'solved' with the best program known or 'timeout' when
+    there is none, `lower_bound` being the first length not excluded. Lengths
+    whose search is expected to take more than a couple of seconds are split
+    over `workers` processes (default: every core), each taking every
+    workers-th subtree at a fixed depth. Before such lengths a narrowed search
+    (_Guesser) looks a couple of lengths ahead: a program of the length the
+    exact search has just reached is then optimal without searching that
+    length. Exponential in the length; each answer is re-run by the game's
+    simulator.
     """
     if jit:
         warm_up()  # loading compiled code is not solving: before the clock
@@ -265,13 +326,31 @@ def solve(
     t = tables(level)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
     workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
+    guesser = _Guesser(level, t, jit)
     nodes = 0
     L = 1
     last = 0.0
+
+    def stats() -> dict[str, Any]:
+        return {"candidates": nodes + guesser.nodes, "guess_candidates": guesser.nodes}
+
     with contextlib.ExitStack() as resources:
         pool: ProcessPoolExecutor | None = None
         try:
             while limit >= L:
+                left = None if time_limit is None else time_limit - clock.seconds
+                deadline = None if left is None else time.monotonic() + left
+
+                def report(done: int, L: int = L, before: int = nodes) -> None:
+                    clock.check(length=L, candidates=before + guesser.nodes + done)
+
+                if last * GROWTH > GUESS_AFTER:
+                    guesser.length = max(guesser.length, L)
+                    guesser.advance(L + GUESS_AHEAD, deadline, report)
+                    clock.check(length=L, candidates=nodes + guesser.nodes)
+                if guesser.best is not None and guesser.best.tokens == L and not all_solutions:
+                    best = guesser.best  # every shorter length is excluded
+                    return SolveResult("lightbot", level.name, "optimal", best, L, clock.seconds, L, stats())
                 started = time.monotonic()
                 left = None if time_limit is None else time_limit - clock.seconds
                 if jit and workers > 1 and last * GROWTH > PARALLEL_AFTER:
@@ -280,38 +359,33 @@ def solve(
                         pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
                     jobs = [pool.submit(_worker_share, t, L, all_solutions, left, w, workers) for w in range(workers)]
                     while wait(jobs, timeout=0.2).not_done:  # the workers keep their own deadline
-                        clock.check(length=L, candidates=nodes, workers=workers)
+                        clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
                 else:
                     deadline = None if left is None else time.monotonic() + left
-
-                    def report(done: int, L: int = L, before: int = nodes) -> None:
-                        clock.check(length=L, candidates=before + done)
-
                     shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
                 last = time.monotonic() - started
                 nodes += sum(share.nodes for share in shares)
-                found = [p for share in shares for p in share.programs]
-                for program in found:
-                    if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
-                        raise AssertionError(f"the solver produced a losing program: {program}")
+                found = _checked(level, [p for share in shares for p in share.programs])
                 if found:
-                    found = sorted(set(found), key=lambda p: (p.tokens, str(p)))
                     best = found[0]
                     capped = any(share.capped for share in shares) or len(found) > MAX_ALL
                     listed = tuple(found[:MAX_ALL]) if all_solutions else ()
-                    stats: dict[str, Any] = {"candidates": nodes}
                     return SolveResult(
-                        "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats, listed, capped
+                        "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats(), listed, capped
                     )
                 if not all(share.finished for share in shares):
                     raise Timeout
-                clock.check(length=L, candidates=nodes)
+                clock.check(length=L, candidates=nodes + guesser.nodes)
                 L += 1
         except Timeout:
             pass
-    status = "unsolvable" if L > MAX_TOTAL else "timeout"
-    return SolveResult("lightbot", level.name, status, None, None, clock.seconds, L, {"candidates": nodes})
+    if L > MAX_TOTAL:
+        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, L, stats())
+    if guesser.best is not None:
+        best = guesser.best
+        return SolveResult("lightbot", level.name, "solved", best, best.tokens, clock.seconds, L, stats())
+    return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, L, stats())
 
 
 _WARM: list[bool] = []
