@@ -23,8 +23,8 @@ Layout shared with the Python side:
   branch point. The interpreter's arrays (gap vectors, stack, loop records)
   are restored there from a trail of overwritten values. A node logs each
   value at most once (`stamp` holds the node that last wrote it), so the
-  trail never holds more than (depth + 1) x (N_GAPS + stack + 2 x controls)
-  entries, the size `trail_rows` gives.
+  trail never holds more than (depth + 1) x (N_GAPS + stack + 2 x controls
+  + 3) entries, the size `trail_rows` gives.
 
 Run as plain Python (NUMBA_DISABLE_JIT=1 or `search.py_func`), the kernel gives
 the same answers, only slower; the tests compare the two.
@@ -77,7 +77,7 @@ F_PROC, F_OPT, F_POS, F_FACING, F_APPLIED, F_TRAIL, F_STATE = range(7)
 N_FRAME = F_STATE + N_STATE
 
 # what a trail entry restores (also the row of `stamp` saying which node last wrote each value)
-T_VEC, T_STACK, T_RECS, T_IDX = range(4)
+T_VEC, T_STACK, T_RECS, T_IDX, T_CLOSED = range(5)
 
 
 @njit(cache=True, _nrt=False)
@@ -212,7 +212,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
 
 def trail_rows(controls: int) -> int:
     """Rows the trail needs for a level of `controls` control states (see the module docstring)."""
-    return (MAX_DEPTH + 1) * (N_GAPS + stack_size(controls) + 2 * (controls + 1))
+    return (MAX_DEPTH + 1) * (N_GAPS + stack_size(controls) + 2 * (controls + 1) + 3)
 
 
 def stack_size(controls: int) -> int:
@@ -234,7 +234,7 @@ def _log(trail, sc, kind, index, v0, v1, v2, old_stamp):  # pragma: no cover - c
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _undo(mark, sc, trail, vec, stack, recs, idx, stamp):  # pragma: no cover - compiled
+def _undo(mark, sc, trail, vec, stack, recs, idx, closed, stamp):  # pragma: no cover - compiled
     """Put back every value overwritten since the trail stood at `mark` (newest first)."""
     t = sc[S_TTOP]
     while t > mark:
@@ -250,8 +250,10 @@ def _undo(mark, sc, trail, vec, stack, recs, idx, stamp):  # pragma: no cover - 
             recs[0, i] = trail[t, 2]
             recs[1, i] = trail[t, 3]
             recs[2, i] = trail[t, 4]
-        else:
+        elif kind == T_IDX:
             idx[i] = trail[t, 2]
+        else:
+            closed[i] = trail[t, 2]
         stamp[kind, i] = trail[t, 5]
     sc[S_TTOP] = t
 
@@ -328,6 +330,14 @@ def _run(
                     nrec += 1
         look = True
         if pc == wlen[proc]:
+            if proc != 0 and not closed[proc] and (wlen[proc] >= lim[proc] or b < 2):
+                # no walk command fits: closing is the only option, taken here instead of in a node
+                if wlen[proc] == 0 or (sc[S_GUESS] & GUESS_LOOP and proc == 1):
+                    return FAIL
+                if stamp[T_CLOSED, proc] != cur:
+                    _log(trail, sc, T_CLOSED, proc, closed[proc], 0, 0, stamp[T_CLOSED, proc])
+                    stamp[T_CLOSED, proc] = cur
+                closed[proc] = 1
             if proc != 0 and closed[proc]:
                 h -= 1
                 proc = stack[0, h]
@@ -335,6 +345,8 @@ def _run(
                 while nrec > 0 and recs[1, nrec - 1] > h:  # the stack went below them: they prove nothing now
                     nrec -= 1
                 continue
+            if proc == 0 and (wlen[0] >= lim[0] or b < 2):  # main ends here: no walk command fits
+                return FAIL
             if (full & ~visited) & ~reach[pos]:
                 return FAIL
             sc[S_POS] = pos
@@ -464,6 +476,7 @@ def search(
             if sc[S_NODES] >= stop:
                 return PAUSED
             f = sc[S_DEPTH] - 1
+            _undo(frames[f, F_TRAIL], sc, trail, vec, stack, recs, idx, closed, stamp)  # back to the branch point
             p = frames[f, F_PROC]
             opt = frames[f, F_OPT]  # the option tried now: 0 close, 1 + op
             if opt >= 0 and frames[f, F_APPLIED]:
@@ -492,7 +505,6 @@ def search(
             else:
                 wb[p, wlen[p]] = opt - 1
                 wlen[p] += 1
-            _undo(frames[f, F_TRAIL], sc, trail, vec, stack, recs, idx, stamp)
             for k in range(N_STATE):
                 sc[S_POS + k] = frames[f, F_STATE + k]
             fresh = False

@@ -44,7 +44,8 @@ equivalent that is still searched, or runs that can never win:
    gridbot.games.lightbot.run). The lights then change linearly, so every
    state the lights will ever take appears within two periods of the repeat:
    the walk is followed that far, then dropped.
-5. *Budget.* A walk command is added only if one command is left for an X.
+5. *Budget.* A walk command is added only if one command is left for an X;
+   where none fits, a procedure's end is closed at once, without a node.
 6. *Main's last command.* When only one X is left after it, main's last walk
    command ends the run after one new moment, in which only the new gap
    (after the command: one light at most) is new. A turn there is never
@@ -165,7 +166,7 @@ class _Search:
         self.recs = np.zeros((3, controls + 1), np.int64)
         self.stack = np.zeros((2, kern.stack_size(controls)), np.int64)
         self.trail = np.zeros((kern.trail_rows(controls), 6), np.int64)  # zero pages: only what is used is paid for
-        self.stamp = np.zeros((4, max(controls + 1, kern.stack_size(controls), kern.N_GAPS)), np.int64)
+        self.stamp = np.zeros((5, max(controls + 1, kern.stack_size(controls), kern.N_GAPS)), np.int64)
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
 
