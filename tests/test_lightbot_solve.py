@@ -102,7 +102,7 @@ def test_looking_ahead_never_changes_what_is_proven(level: Level) -> None:
 
 def test_a_program_found_ahead_is_optimal_once_every_shorter_length_is_excluded() -> None:
     level = gridbot.load("lightbot:2")
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "GUESS_SHARE", 1e3):
         result = solve(level)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
     assert result.stats["guess_candidates"] > 0
@@ -111,7 +111,7 @@ def test_a_program_found_ahead_is_optimal_once_every_shorter_length_is_excluded(
 
 def test_the_program_found_ahead_is_the_answer_when_the_proof_stops_short() -> None:
     level = gridbot.load("lightbot:8")  # optimal at 8; the narrowed search meets a 9-command program first
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "GUESS_SHARE", 1e3):
         result = solve(level, max_length=7)
     assert result.status == "solved" and result.lower_bound == 8
     assert result.length >= 8
@@ -123,7 +123,7 @@ def test_the_program_found_ahead_is_the_answer_when_the_proof_stops_short() -> N
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wider_levels())
 def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):  # both look ahead, whatever their speed
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):  # neither looks ahead, whatever its speed
         fast = solve(level, max_length=5)
         slow = solve(level, max_length=5, jit=False)
     assert (fast.status, fast.length, fast.lower_bound, fast.program) == (

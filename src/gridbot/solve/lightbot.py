@@ -55,8 +55,10 @@ equivalent that is still searched, or runs that can never win:
 *Looking ahead.* Before a length that is expected to take a while, a
 narrowed search (moves that stand still the first time they run are
 skipped, and programs must have the shape the known optimal ones have: main
-of moves ending in a call of f1, f1 a loop, f2 without calls) runs two
-lengths ahead. It proves nothing, but a program it finds becomes the answer
+of moves ending in a call of f1, f1 a loop, f2 without calls) looks ahead,
+for a quarter of the time the exact length is expected to take; it grows
+about 2-3x per length where the exact search grows 5x, so it reaches
+several lengths further. It proves nothing, but a program it finds becomes the answer
 when time runs out ('solved'), and is proven optimal, without the most
 expensive search, once every shorter length is excluded.
 
@@ -95,7 +97,7 @@ GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
-GUESS_AHEAD = 2  # the narrowed search looks this many lengths beyond the exact one
+GUESS_SHARE = 0.25  # the narrowed search's time before a length, as a share of that length's expected time
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,20 +268,33 @@ class _Guesser:
         self.level = level
         self.t = t
         self.jit = jit
-        self.length = 1  # the next length to search
+        self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
 
-    def advance(self, upto: int, deadline: float | None, report: Any) -> None:
-        """Search lengths up to `upto` (or to the deadline) until a program is found."""
-        while self.best is None and self.length <= min(upto, MAX_TOTAL):
-            share = _search_length(self.t, self.length, False, deadline, self.jit, report=report, guess=GUESS)
-            self.nodes += share.nodes
-            if share.programs:
-                self.best = _checked(self.level, share.programs)[0]
-            if not share.finished:
+    def advance(self, seconds: float, first: int, report: Any) -> None:
+        """Search on for about `seconds` (one kernel call at least), lengths from `first` up, until a program is found.
+
+        `report(nodes)` is called between kernel calls (it may raise Timeout).
+        """
+        stop = time.monotonic() + seconds
+        while self.best is None:
+            if self.search is None or first > self.search.L:
+                if first > MAX_TOTAL:
+                    return
+                self.search = _Search(self.t, first, self.jit)
+                self.search.sc[kern.S_GUESS] = GUESS
+            before = self.search.nodes
+            status = self.search.step(CHUNK)
+            self.nodes += self.search.nodes - before
+            if status == kern.FOUND:
+                self.best = _checked(self.level, [self.search.program()])[0]
+            elif status == kern.EXHAUSTED:
+                first = self.search.L + 1
+                self.search = None
+            report(self.nodes)
+            if time.monotonic() >= stop:
                 return
-            self.length += 1
 
 
 def _checked(level: Level, programs: Any) -> list[Program]:
@@ -314,9 +329,9 @@ def solve(
     whose search is expected to take more than a couple of seconds are split
     over `workers` processes (default: every core), each taking every
     workers-th subtree at a fixed depth. Before such lengths a narrowed search
-    (_Guesser) looks a couple of lengths ahead: a program of the length the
-    exact search has just reached is then optimal without searching that
-    length. Exponential in the length; each answer is re-run by the game's
+    (_Guesser) looks ahead for a quarter of the time the length is expected to
+    take: a program of the length the exact search has just reached is then
+    optimal without searching that length. Exponential in the length; each answer is re-run by the game's
     simulator.
     """
     if jit:
@@ -339,16 +354,15 @@ def solve(
         pool: ProcessPoolExecutor | None = None
         try:
             while limit >= L:
-                left = None if time_limit is None else time_limit - clock.seconds
-                deadline = None if left is None else time.monotonic() + left
 
                 def report(done: int, L: int = L, before: int = nodes) -> None:
                     clock.check(length=L, candidates=before + guesser.nodes + done)
 
+                def report_guess(guessed: int, L: int = L, before: int = nodes) -> None:
+                    clock.check(length=L, candidates=before + guessed)
+
                 if last * GROWTH > GUESS_AFTER:
-                    guesser.length = max(guesser.length, L)
-                    guesser.advance(L + GUESS_AHEAD, deadline, report)
-                    clock.check(length=L, candidates=nodes + guesser.nodes)
+                    guesser.advance(GUESS_SHARE * last * GROWTH, L, report_guess)
                 if guesser.best is not None and guesser.best.tokens == L and not all_solutions:
                     best = guesser.best  # every shorter length is excluded
                     return SolveResult("lightbot", level.name, "optimal", best, L, clock.seconds, L, stats())
