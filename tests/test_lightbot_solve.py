@@ -17,7 +17,7 @@ from gridbot.kernels import lightbot as kern
 from gridbot.solve import lightbot as solve_lightbot
 from gridbot.solve.lightbot import solve
 
-from . import lazy_lightbot
+from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
 
 
@@ -47,6 +47,58 @@ def test_solver_minimum_equals_brute_force(level: Level) -> None:
     else:
         assert result.status == "optimal" and result.length == reference
         assert lightbot.run(level, result.program).verdict.won
+
+
+@st.composite
+def small_levels(draw) -> Level:
+    """Up to 2 x 4 tiles, 1 to 4 lights: levels small enough to try every program of up to 6 or 7 commands."""
+    rows = draw(st.integers(1, 2))
+    cols = draw(st.integers(2, 4))
+    heights = ["".join(draw(st.sampled_from("000112")) for _ in range(cols)) for _ in range(rows)]
+    marks = [[draw(st.sampled_from("..**")) for _ in range(cols)] for _ in range(rows)]
+    r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+    marks[r][c] = draw(st.sampled_from("^>v<"))
+    if not any("*" in row for row in marks):
+        marks[(r + 1) % rows][(c + 1) % cols] = "*"
+    return Level.parse("\n".join(heights) + "\n\n" + "\n".join("".join(m) for m in marks))
+
+
+commands = st.text(alphabet="FJLRX12", max_size=5)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels(), commands, commands, commands)
+def test_brute_force_interpreter_agrees_with_the_game(level: Level, main: str, f1: str, f2: str) -> None:
+    program = Program(main, f1, f2)
+    assert brute_lightbot.program_wins(level, str(program)) == lightbot.run(level, program).verdict.won
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels())
+def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
+    """Every cut (turns, inlining, one-command procedures, main's last command, ...) against no cuts at all."""
+    result = solve(level, max_length=6)
+    reference = brute_lightbot.minimum(level, 6)
+    if reference is None:
+        assert proof(result.status) == "timeout" and result.lower_bound == 7
+    else:
+        assert result.status == "optimal" and result.length == reference
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0120\n0000\n\n>*.*\n*..*",  # 8: a loop that jumps
+        "0000\n0101\n\n>*.*\n*..*",
+        "0011\n0101\n\nv**.\n.*.*",
+        "00000\n\n>*.**",
+    ],
+)
+def test_solver_minimum_equals_every_program_tried_up_to_8(text: str) -> None:
+    level = Level.parse(text)
+    result = solve(level, max_length=8)
+    reference = brute_lightbot.minimum(level, 8)
+    assert (result.length if result.status == "optimal" else None) == reference
 
 
 @st.composite

@@ -65,7 +65,14 @@ S_POS, S_FACING, S_PROC, S_PC, S_H, S_STEP, S_VISITED, S_NREC = range(10, 18)
 N_STATE = 8
 # nonzero: a guessing search, bits GUESS_* (see _allowed), which may miss programs; 0: the exact search
 S_GUESS = 18
-N_SCALARS = 19
+# stamps the macro-step search's visits (see _reaches_all)
+S_MARK = 19
+N_SCALARS = 20
+
+# rows of `mac`, the memo of procedure effects and the scratch of the macro-step search
+M_KEY, M_END, M_LIT = 0, 2, 4  # + procedure - 1: the bodies' key, the end state, the lights passed
+M_SEEN, M_QUEUE = 6, 7
+M_ROWS = 8
 
 # the guesses: no move that stands still the first time it runs; programs of the shape the optimal
 # programs of levels 1-9 and 12 have (main: moves then 1; f1: a loop ending in 1; f2: moves, no calls)
@@ -90,13 +97,16 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @njit(cache=True, _nrt=False)
-def _fits(chosen, gidx, wlen, lim, b):  # pragma: no cover - compiled
-    """Do X commands at the chosen gaps (bits over gidx) fit: at most b of them, each body within its limit?"""
+def _fits(chosen, gidx, wlen, lim, b, forced):  # pragma: no cover - compiled
+    """Do X commands at the chosen gaps (bits over gidx) fit: at most b of them, each body within its limit?
+
+    `forced` is the body of one more X that is chosen already (counted in neither), or -1.
+    """
     if _popcount(chosen) > b:
         return False
-    per0 = 0
-    per1 = 0
-    per2 = 0
+    per0 = 1 if forced == 0 else 0
+    per1 = 1 if forced == 1 else 0
+    per2 = 1 if forced == 2 else 0
     i = 0
     while chosen:
         if chosen & 1:
@@ -117,25 +127,68 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     """Gaps whose X commands light every light now: a mask over gap numbers, or -1 if there is none.
 
     A set S of gaps works when the XOR of their vectors is `full`, |S| <= b and
-    each body keeps within its limit. Gaussian elimination finds one solution
-    x0 and the null space; the solutions are x0 plus the null space's span,
-    enumerated in Gray-code order when the null space has at most 20
-    dimensions, else all sets of at most b gaps are tried. O(n^2) for the
-    elimination (n <= 39 gaps that passed a light), plus the enumeration.
+    each body keeps within its limit. See _solve_gaps.
+    """
+    return _solve_gaps(vec, wlen, lim, b, full, -1, work)
+
+
+@njit(cache=True, _nrt=False)
+def win_with(g, vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
+    """Like win_gaps, but only the sets that contain gap g: the new wins when g's vector has just changed.
+
+    Every other gap's vector is as it was at the last moment checked (with as
+    large a budget and as loose limits), so a set without g would have won
+    then. With one X left this is one comparison, with two a scan of the
+    gaps; only larger budgets need the elimination. O(1), O(gaps) or O(gaps^2).
+    """
+    p = g // GAPS_PER_BODY
+    if b < 1 or wlen[p] + 1 > lim[p]:
+        return np.int64(-1)
+    target = full ^ vec[g]
+    if target == 0:
+        return np.int64(1) << g
+    if b == 1:
+        return np.int64(-1)
+    if b == 2:
+        for q in range(3):
+            if wlen[q] + 1 + (1 if q == p else 0) > lim[q]:
+                continue
+            for k in range(wlen[q] + 1):
+                h = q * GAPS_PER_BODY + k
+                if h != g and vec[h] == target:
+                    return (np.int64(1) << g) | (np.int64(1) << h)
+        return np.int64(-1)
+    rest = _solve_gaps(vec, wlen, lim, b - 1, target, g, work)
+    if rest < 0:
+        return np.int64(-1)
+    return rest | (np.int64(1) << g)
+
+
+@njit(cache=True, _nrt=False)
+def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - compiled
+    """A set of at most b gaps, not `forced`, whose vectors XOR to `target`, fitting the limits with one
+    more X in the forced gap's body: a mask over gap numbers, or -1.
+
+    Gaussian elimination finds one solution x0 and the null space; the
+    solutions are x0 plus the null space's span, enumerated in Gray-code order
+    when the null space has at most 20 dimensions, else all sets of at most b
+    gaps are tried. O(n^2) for the elimination (n <= 39 gaps that passed a
+    light), plus the enumeration.
     """
     gv, gidx, piv, bv, bc, null = work[0], work[1], work[2], work[3], work[4], work[5]
+    fbody = forced // GAPS_PER_BODY if forced >= 0 else -1
     n = 0
     union = np.int64(0)
     for p in range(3):
         for k in range(wlen[p] + 1):
             g = p * GAPS_PER_BODY + k
             v = vec[g]
-            if v != 0:
+            if v != 0 and g != forced:
                 gv[n] = v
                 gidx[n] = g
                 n += 1
                 union |= v
-    if union != full:
+    if union & target != target:
         return np.int64(-1)
     nb = 0
     nnull = 0
@@ -154,7 +207,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
         else:
             null[nnull] = c
             nnull += 1
-    t = full
+    t = target
     x = np.int64(0)
     for j in range(nb):
         if t & piv[j]:
@@ -171,7 +224,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
                 while not (it >> bit) & 1:
                     bit += 1
                 cur ^= null[bit]
-            if _fits(cur, gidx, wlen, lim, b):
+            if _fits(cur, gidx, wlen, lim, b, fbody):
                 chosen = cur
                 break
     else:  # every set of at most b of the n gaps, smallest first
@@ -187,7 +240,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
                 for i in range(size):
                     acc ^= gv[idx[i]]
                     mask |= np.int64(1) << idx[i]
-                if acc == full and _fits(mask, gidx, wlen, lim, b):
+                if acc == target and _fits(mask, gidx, wlen, lim, b, fbody):
                     chosen = mask
                     break
                 i = size - 1
@@ -302,14 +355,14 @@ def _run(
                     _log(trail, sc, T_VEC, g, vec[g], 0, 0, stamp[T_VEC, g])
                     stamp[T_VEC, g] = cur
                 vec[g] ^= np.int64(1) << li
-                s = win_gaps(vec, wlen, lim, b, full, work)
+                s = win_with(g, vec, wlen, lim, b, full, work)
                 if s >= 0:
                     sc[S_FOUND_S] = s
                     return FOUND
             if stop_at >= 0:
                 if step >= stop_at:
                     return FAIL
-            else:
+            elif pc == 0 and proc != 0:  # a procedure entered: every endless run repeats one (see search)
                 c = ((pos * 4 + facing) * 3 + proc) * GAPS_PER_BODY + pc
                 i = idx[c]
                 if i < nrec and recs[0, i] == c:
@@ -381,16 +434,174 @@ def _run(
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess):  # pragma: no cover - compiled
+def _body_key(q, wb, wlen):  # pragma: no cover - compiled
+    """What a call of procedure q runs, as one exact number: its body (4 bits of length, 3 bits per op)
+    and, when it calls the other procedure, that one's body too; plus one, so that 0 means none."""
+    key = np.int64(0)
+    calls_other = False
+    for i in range(wlen[q]):
+        calls_other = calls_other or wb[q, i] == 6 - q
+    for r in (q, 3 - q):
+        if r != q and not calls_other:
+            break
+        key = key * 16 + wlen[r]
+        for i in range(8):
+            key = key * 8 + (wb[r, i] if i < wlen[r] else 0)
+    return key * 2 + 1
+
+
+@njit(cache=True, _nrt=False)
+def _effect(q, state, mv, light, wb, wlen, mac, key):  # pragma: no cover - compiled
+    """Run procedure q (decided, closed, without recursion) from `state` = pos * 4 + facing: memoised
+    end state and the lights stood on during the call. O(commands run), once per state and bodies."""
+    if mac[M_KEY + q - 1, state] == key:
+        return
+    pos = state // 4
+    facing = state % 4
+    lit = np.int64(0)
+    proc = q
+    pc = 0
+    back_proc = 0
+    back_pc = 0
+    depth = 0
+    while True:
+        if pc == wlen[proc]:
+            if depth == 0:
+                break
+            depth = 0
+            proc = back_proc
+            pc = back_pc
+            continue
+        op = wb[proc, pc]
+        pc += 1
+        if op <= 1:
+            pos = mv[pos, facing, op]
+            if light[pos] >= 0:
+                lit |= np.int64(1) << light[pos]
+        elif op == 2:
+            facing = (facing + 3) % 4
+        elif op == 3:
+            facing = (facing + 1) % 4
+        else:  # a call of the other procedure, which calls nothing back (no recursion)
+            back_proc = proc
+            back_pc = pc
+            depth = 1
+            proc = op - 3
+            pc = 0
+    mac[M_KEY + q - 1, state] = key
+    mac[M_END + q - 1, state] = pos * 4 + facing
+    mac[M_LIT + q - 1, state] = lit
+
+
+@njit(cache=True, _nrt=False)
+def _reaches_all(pos, facing, todo, k, mv, light, many, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
+    """Can k more commands of main stand the robot on every light of `todo`? A breadth-first search
+    over states with the macro steps F, J, L, R and calls of the closed procedures (the union of the
+    lights each path stands on, a relaxation: one path must stand on them all). Only for a main with
+    no procedure under way and none to be written: see gridbot.solve.lightbot, cut 9.
+    O(states x 6 x depth), procedure effects memoised per state and bodies.
+    """
+    key1 = _body_key(1, wb, wlen)
+    key2 = _body_key(2, wb, wlen)
+    sc[S_MARK] += 1
+    mark = sc[S_MARK]
+    start = pos * 4 + facing
+    mac[M_SEEN, start] = mark
+    mac[M_QUEUE, 0] = start
+    head = 0
+    tail = 1
+    reached = np.int64(0)
+    # with two lights or more, main's last walk command is a call (cut 6): the last step only calls
+    last_first = 4 if many else 0
+    for depth in range(k):
+        level_end = tail
+        first = last_first if depth == k - 1 else 0
+        while head < level_end:
+            state = mac[M_QUEUE, head]
+            head += 1
+            p = state // 4
+            f = state % 4
+            for a in range(first, 6):
+                if a <= 1:
+                    to = mv[p, f, a]
+                    if light[to] >= 0:
+                        reached |= np.int64(1) << light[to]
+                    nxt = to * 4 + f
+                elif a == 2:
+                    nxt = p * 4 + (f + 3) % 4
+                elif a == 3:
+                    nxt = p * 4 + (f + 1) % 4
+                else:
+                    q = a - 3
+                    if wlen[q] == 0 or closed[q] == 0:
+                        continue
+                    _effect(q, state, mv, light, wb, wlen, mac, key1 if q == 1 else key2)
+                    reached |= mac[M_LIT + q - 1, state]
+                    nxt = mac[M_END + q - 1, state]
+                if reached & todo == todo:
+                    return True
+                if mac[M_SEEN, nxt] != mark:
+                    mac[M_SEEN, nxt] = mark
+                    mac[M_QUEUE, tail] = nxt
+                    tail += 1
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _obligations(p, op, L, lim, wlen, cs):  # pragma: no cover - compiled
+    """Procedures that, after appending walk op `op` to body p, would be inlined: one call site, outside
+    their own body, with room for the inlined body however the X commands fall. Each needs a call of its
+    own among the walk commands still to come (see gridbot.solve.lightbot, cut 7). O(1).
+    """
+    w = wlen[0] + wlen[1] + wlen[2] + 1
+    b = L - w  # the most X commands the program can still have
+    count = 0
+    for q in range(1, 3):
+        sites = cs[0, q] + (1 if op - 3 == q else 0)
+        if sites != 1:
+            continue
+        r = cs[1, q] + (p if op - 3 == q else 0)  # the body holding the one call
+        if r == q:
+            continue
+        wr = wlen[r] + (1 if r == p else 0)
+        wq = wlen[q] + (1 if q == p else 0)
+        if wr + wq - 1 + b <= lim[r]:
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _single_commands(p, opt, L, wlen, closed):  # pragma: no cover - compiled
+    """Procedures whose body is one walk command for good, after option `opt` at the end of body p: each
+    needs an X command of its own (see gridbot.solve.lightbot, cut 8). O(1).
+    """
+    w = wlen[0] + wlen[1] + wlen[2] + (1 if opt > 0 else 0)
+    final = w + 1 >= L  # no walk command fits after this: every body is as long as it will be
+    count = 0
+    for q in range(1, 3):
+        n = wlen[q] + (1 if opt > 0 and q == p else 0)
+        if n == 1 and (final or closed[q] == 1 or (opt == 0 and q == p)):
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs):  # pragma: no cover - compiled
     """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts."""
     n = wlen[p]
+    w = wlen[0] + wlen[1] + wlen[2]
     if opt == 0:
         if guess & GUESS_LOOP and p == 1:
             return False
-        return p != 0 and n >= 1  # a called procedure has a walk command (else it is X alone: inline it)
+        if p == 0 or n < 1:  # a called procedure has a walk command (else it is X alone: inline it)
+            return False
+        return w + max(1, _single_commands(p, opt, L, wlen, closed)) <= L
     op = opt - 1
-    w = wlen[0] + wlen[1] + wlen[2]
     if n >= lim[p] or w + 2 > L:  # the walk leaves room for one X at least
+        return False
+    if _obligations(p, op, L, lim, wlen, cs) > L - 2 - w:
+        return False
+    if w + 1 + max(1, _single_commands(p, opt, L, wlen, closed)) > L:
         return False
     if w + 2 == L:  # the last walk command: one X is left after it
         if op >= 4 and wlen[op - 3] == 0:  # a procedure called for the first time would be empty
@@ -414,11 +625,7 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess):  # pragma:
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
         return False
     if op == 5:  # f1 is the first procedure called
-        for q in range(3):
-            for i in range(wlen[q]):
-                if wb[q, i] == 4:
-                    return True
-        return False
+        return cs[0, 1] > 0
     return True
 
 
@@ -444,6 +651,8 @@ def search(
     trail,
     stamp,
     work,
+    cs,
+    mac,
     budget,
 ):  # pragma: no cover - compiled
     """Depth-first search for a walk plus X commands of at most L commands that wins.
@@ -484,9 +693,12 @@ def search(
                     closed[p] = 0
                 else:
                     wlen[p] -= 1
+                    if opt >= 5:  # a call: one call site fewer
+                        cs[0, opt - 4] -= 1
+                        cs[1, opt - 4] -= p
             opt += 1
             while opt < N_OPTIONS and not _allowed(
-                opt, p, frames[f, F_POS], frames[f, F_FACING], mv, full, L, lim, wb, wlen, sc[S_GUESS]
+                opt, p, frames[f, F_POS], frames[f, F_FACING], mv, full, L, lim, wb, wlen, sc[S_GUESS], closed, cs
             ):
                 opt += 1
             if opt >= N_OPTIONS:
@@ -505,6 +717,9 @@ def search(
             else:
                 wb[p, wlen[p]] = opt - 1
                 wlen[p] += 1
+                if opt >= 5:
+                    cs[0, opt - 4] += 1
+                    cs[1, opt - 4] += p
             for k in range(N_STATE):
                 sc[S_POS + k] = frames[f, F_STATE + k]
             fresh = False
@@ -513,6 +728,19 @@ def search(
         r = _run(mv, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work)
         if r == FOUND or r == OVERFLOW:  # noqa: SIM109 - numba compiles plain comparisons
             return r
+        if r == BRANCH and sc[S_PROC] == 0 and wlen[1] > 0:
+            # main with every procedure it called returned: if none can be written any more, what is
+            # left is main's commands over fixed procedures, which must still stand on every light
+            k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
+            todo = full & ~sc[S_VISITED]
+            if (
+                k >= 2
+                and (wlen[2] > 0 or k <= 2)
+                and not _reaches_all(
+                    sc[S_POS], sc[S_FACING], todo, k, mv, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
+                )
+            ):
+                r = FAIL
         if r == BRANCH:
             d = sc[S_DEPTH]
             frames[d, F_PROC] = sc[S_PROC]

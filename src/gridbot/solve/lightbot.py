@@ -52,6 +52,38 @@ equivalent that is still searched, or runs that can never win:
    needed (the gap before it, at the same tile, was checked with a larger
    budget); a move can win only on a level of one light. So it is a call.
 
+Cuts 7 and 8 skip programs that have a *shorter* equivalent. Lengths are
+searched in increasing order, so when length L is searched no shorter program
+wins, and neither can a program with a shorter equivalent:
+
+7. *Inlining.* A procedure with one call site, outside its own body, can be
+   written out at that site: the commands run are the same (the call itself
+   runs nothing), one command shorter, and X commands meeting at the seams
+   merge. This holds for a recursive procedure too (f1 = A 2, f2 = B 1 with one
+   call of 2 is f1 = A B 1). So every such procedure whose inlined body fits
+   the slot limit whatever the X placement (walk lengths plus every X still
+   possible) needs a second call among the walk commands still to come, and
+   each new call gives a second site to one procedure at most.
+8. *One-command procedures.* A procedure whose body is a single command and
+   no X can be replaced by that command at every call site: one shorter. So
+   each procedure whose walk is one command for good (closed, or no walk
+   command fits any more) needs an X of its own, from the X budget.
+9. *Lights out of reach.* When main branches with every procedure it called
+   returned and no procedure left to write (f2 written, or too few commands
+   left to write and call one), the rest of the run is main's new commands
+   over fixed procedures: F, J, L, R and calls, each a macro step from state
+   to state. If no path of at most k such steps (k: the walk commands still
+   allowed; with two lights or more the last of them a call, cut 6) stands on
+   some light not yet stood on, no completion can win. A breadth-first search
+   over states answers this, with each procedure's effect from a state
+   memoised while its body stays the same.
+
+*Win check.* At each moment the robot stands on a light, only the gap control
+is at gains a light in its vector; every other vector is as it was at the
+last moment checked, with at least the budget and slot room of now. So a new
+win must use that gap: with one X left the check is one comparison, with two
+a scan of the gaps, and only larger budgets solve the linear system.
+
 *Looking ahead.* Before a length that is expected to take a while, a
 narrowed search (moves that stand still the first time they run are
 skipped, and programs must have the shape the known optimal ones have: main
@@ -170,6 +202,8 @@ class _Search:
         self.trail = np.zeros((kern.trail_rows(controls), 6), np.int64)  # zero pages: only what is used is paid for
         self.stamp = np.zeros((5, max(controls + 1, kern.stack_size(controls), kern.N_GAPS)), np.int64)
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
+        self.cs = np.zeros((2, 3), np.int64)  # per procedure: call sites, and the sum of their bodies
+        self.mac = np.zeros((kern.M_ROWS, t.mv.shape[0] * 4), np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
@@ -177,7 +211,7 @@ class _Search:
         status = self.kernel(
             t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
             self.frames, self.sc, self.vec, self.idx, self.recs,
-            self.stack, self.trail, self.stamp, self.work, budget,
+            self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, budget,
         )  # fmt: skip
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
             raise AssertionError("call stack overflow in the Light-Bot search")
