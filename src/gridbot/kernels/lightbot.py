@@ -366,8 +366,11 @@ def _run(
                 c = ((pos * 4 + facing) * 3 + proc) * GAPS_PER_BODY + pc
                 i = idx[c]
                 if i < nrec and recs[0, i] == c:
-                    # a repeat: from here the walk repeats with this period for ever; lights toggle
-                    # linearly, so the states of two periods are all the states there will be
+                    # a repeat: from here the walk repeats with this period for ever, standing on no
+                    # tile it has not stood on; lights toggle linearly, so the states of two periods
+                    # are all the states there will be
+                    if full & ~visited:
+                        return FAIL
                     stop_at = step + (step - recs[2, i])
                 else:
                     if stamp[T_RECS, nrec] != cur:
@@ -733,12 +736,8 @@ def search(
             # left is main's commands over fixed procedures, which must still stand on every light
             k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
             todo = full & ~sc[S_VISITED]
-            if (
-                k >= 2
-                and (wlen[2] > 0 or k <= 2)
-                and not _reaches_all(
-                    sc[S_POS], sc[S_FACING], todo, k, mv, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
-                )
+            if (wlen[2] > 0 or k <= 2) and not _reaches_all(
+                sc[S_POS], sc[S_FACING], todo, k, mv, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
             ):
                 r = FAIL
         if r == BRANCH:

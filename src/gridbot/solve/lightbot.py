@@ -77,6 +77,10 @@ wins, and neither can a program with a shorter equivalent:
    some light not yet stood on, no completion can win. A breadth-first search
    over states answers this, with each procedure's effect from a state
    memoised while its body stays the same.
+10. *Endless runs stand on nothing new.* When the control state repeats (cut
+   4), everything from its first occurrence on repeats for ever: the robot
+   will stand only on tiles it has stood on. If a light is still missing, the
+   run is dropped at once instead of after two periods.
 
 *Win check.* At each moment the robot stands on a light, only the gap control
 is at gains a light in its vector; every other vector is as it was at the
