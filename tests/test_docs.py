@@ -16,6 +16,7 @@ MODULES = [
     "gridbot.games.lightbot",
     "gridbot.games.robos_escape",
     "gridbot.solve.lightbot",
+    "gridbot.solve.lightbot_paths",
     "gridbot.solve.robos_escape",
 ]
 

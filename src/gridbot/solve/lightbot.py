@@ -121,6 +121,7 @@ from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.grid import GridbotError
 from gridbot.kernels import lightbot as kern
 from gridbot.result import SolveResult
+from gridbot.solve import lightbot_paths
 from gridbot.solve.search import Clock, Progress, Timeout
 
 MAX_ALL = 100
@@ -134,6 +135,7 @@ PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth 
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
 GUESS_SHARE = 0.25  # the narrowed search's time before a length, as a share of that length's expected time
+PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,13 +295,15 @@ def _search_length(
 
 
 class _Guesser:
-    """A narrowed search run ahead of the exact one: the first program it meets is a length to aim at.
+    """Upper bounds found ahead of the exact search: the best program is a length to aim at.
 
-    When it finds a program of n commands and the exact search has excluded
-    every length below n, that program is optimal and the most expensive
-    length need not be searched; when time runs out first, it is the best
-    program known. Its narrowing (kern.GUESS_*) can miss programs, so it
-    never proves anything itself.
+    First, on levels of few lights, a program built from pieces of the
+    shortest winning walks (gridbot.solve.lightbot_paths); then a narrowed
+    search (kern.GUESS_*) for programs shorter than the best so far. When the
+    best program has n commands and the exact search has excluded every
+    length below n, it is optimal and the most expensive length need not be
+    searched; when time runs out first, it is the best program known. Neither
+    narrowing proves anything itself.
     """
 
     def __init__(self, level: Level, t: Tables, jit: bool) -> None:
@@ -309,14 +313,20 @@ class _Guesser:
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
+        self.paths_tried = not jit or len(level.lights) > lightbot_paths.MAX_LIGHTS
 
     def advance(self, seconds: float, first: int, report: Any) -> None:
-        """Search on for about `seconds` (one kernel call at least), lengths from `first` up, until a program is found.
+        """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.
 
         `report(nodes)` is called between kernel calls (it may raise Timeout).
         """
         stop = time.monotonic() + seconds
-        while self.best is None:
+        if not self.paths_tried:
+            self.paths_tried = True
+            found = lightbot_paths.from_paths(self.level, seconds=min(max(seconds, PATHS_MIN), PATHS_MAX))
+            if found is not None:
+                self.best = _checked(self.level, [found])[0]
+        while self.best is None or first < self.best.tokens:
             if self.search is None or first > self.search.L:
                 if first > MAX_TOTAL:
                     return
@@ -326,7 +336,11 @@ class _Guesser:
             status = self.search.step(CHUNK)
             self.nodes += self.search.nodes - before
             if status == kern.FOUND:
-                self.best = _checked(self.level, [self.search.program()])[0]
+                found = _checked(self.level, [self.search.program()])[0]
+                if self.best is None or found.tokens < self.best.tokens:
+                    self.best = found
+                first = self.search.L + 1  # a shorter one would have been met before this length
+                self.search = None
             elif status == kern.EXHAUSTED:
                 first = self.search.L + 1
                 self.search = None
