@@ -88,15 +88,17 @@ last moment checked, with at least the budget and slot room of now. So a new
 win must use that gap: with one X left the check is one comparison, with two
 a scan of the gaps, and only larger budgets solve the linear system.
 
-*Looking ahead.* Before a length that is expected to take a while, a
-narrowed search (moves that stand still the first time they run are
-skipped, and programs must have the shape the known optimal ones have: main
-of moves ending in a call of f1, f1 a loop, f2 without calls) looks ahead,
-for a quarter of the time the exact length is expected to take; it grows
-about 2-3x per length where the exact search grows 5x, so it reaches
-several lengths further. It proves nothing, but a program it finds becomes the answer
-when time runs out ('solved'), and is proven optimal, without the most
-expensive search, once every shorter length is excluded.
+*Looking ahead.* Before a length that is expected to take a while, on a
+level of few lights, a program is built from pieces of the shortest winning
+walks (gridbot.solve.lightbot_paths); then a narrowed search (moves that
+stand still the first time they run are skipped, and programs must have the
+shape the known optimal ones have: main of moves ending in a call of f1, f1 a
+loop, f2 without calls) looks ahead for shorter ones, for a quarter of the
+time the exact length is expected to take; it grows about 2-3x per length
+where the exact search grows 5x, so it reaches several lengths further.
+Neither proves anything, but a program found becomes the answer when time
+runs out ('solved'), and is proven optimal, without the most expensive
+search, once every shorter length is excluded.
 
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
