@@ -57,10 +57,10 @@ R_PC, R_TOP, R_H, R_POS, R_FACING, R_COINS, R_LEFT, R_CHANGES, R_STEPS = range(9
 R_POOL, R_RECN, R_RECTOP, R_CLOG, R_SLOG = range(9, 14)
 N_REGS = 14
 # further scalars of a search
-S_DEPTH, S_NODES, S_STARTED, S_CMIN, S_NAMES, S_UNDECIDED, S_FOUND_COINS, S_BNAME = range(14, 22)
+S_DEPTH, S_NODES, S_STARTED, S_CMIN, S_NAMES, S_UNDECIDED, S_FOUND_COINS, S_BNAME, S_NO_LASER = range(14, 23)
 # how often each cut fired, in the order of gridbot.solve.robos_escape.CUTS
-C_PAIRS, C_LABELS, C_NAMES, C_ENDLESS, C_LIMIT, C_COINS, C_DEAD = range(22, 29)
-N_SCALARS = 29
+C_PAIRS, C_LABELS, C_NAMES, C_ENDLESS, C_LIMIT, C_COINS, C_DEAD, C_LASER = range(23, 31)
+N_SCALARS = 31
 
 # frame columns beyond the registers
 F_KIND, F_P, F_OPT, F_NAMES, F_CALLPC = range(N_REGS, N_REGS + 5)
@@ -86,7 +86,10 @@ def _forbidden(left, right):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
-    """May slot p hold `token`, given its decided neighbours (rules 1 and 2, and `RRR`)? Counts the cut. O(1)."""
+    """May slot p hold `token`, given its decided neighbours (rules 1, 2, `RRR`) and rule 6? Counts the cut. O(1)."""
+    if token == X and sc[S_NO_LASER]:
+        sc[C_LASER] += 1
+        return False
     left = slots[p - 1] if p > 0 else UNDECIDED
     right = slots[p + 1] if p + 1 < L else UNDECIDED
     if (left != UNDECIDED and _forbidden(left, token)) or (right != UNDECIDED and _forbidden(token, right)):

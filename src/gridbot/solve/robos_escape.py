@@ -41,8 +41,8 @@ the kernel pauses after a node budget so this module can check the clock.
 An escape with undecided slots is skipped: those slots never ran, and
 removing them gives a program with the same run and fewer tokens, found at
 that length. Cuts, each safe because every program it skips has one
-at least as good (same run, no more tokens) that is searched, or can never
-beat B:
+at least as good (the same run or a better one, no more tokens) that is
+searched, or can never beat B:
 
 1. *Adjacent pairs.* Control enters slot i+1 other than from slot i only when
    slot i is a call or a label (return address, call target) or i+1 = 0. So
@@ -70,6 +70,11 @@ beat B:
 5. *Coins.* Coins are never added to the grid, so a branch whose coins so far
    plus the coins still on cells the robot could ever reach (through floor,
    coins and blocks) fall below c_min(L) cannot beat B.
+6. *No blocks, no lasers.* On a level without blocks a laser can only stop
+   at a wall or destroy a coin, and coins never stop the robot. Removing every
+   `X` from a program leaves the same moves and the same escape, with fewer
+   tokens and no fewer coins (a G where a coin was shot now picks it up): a
+   better score. So on such levels no slot holds `X`.
 
 *What is excluded.* The score, not the length, is maximised. `lower_bound` is
 the first length not searched to the end: every program of fewer tokens scores
@@ -107,7 +112,7 @@ TEXT = ["F", "L", "R", "G", "X", "."]
 TEXT += [str(n) for n in range(1, NAMES + 1)]
 TEXT += [f"'{n}" for n in range(1, NAMES + 1)]
 TEXT += [f"''{n}" for n in range(1, NAMES + 1)]
-CUTS = ("pairs", "labels", "names", "endless", "limit", "coins", "dead")
+CUTS = ("pairs", "labels", "names", "endless", "limit", "coins", "dead", "laser")
 
 
 CELL_CODES = {" ": kern.FLOOR, "S": kern.FLOOR, "C": kern.COIN, "O": kern.BLOCK, "X": kern.WALL, "E": kern.EXIT}
@@ -180,6 +185,7 @@ class _Search:
         self.label_at = np.full(NAMES + 1, kern.UNKNOWN, np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.sc[kern.S_UNDECIDED] = L
+        self.sc[kern.S_NO_LASER] = "O" not in board.cells  # rule 6
         # a path decides each slot once and each label once
         self.frames = np.zeros((L + NAMES + 2, kern.N_FRAME), np.int64)
         self.pool = np.zeros((2, kern.CAPACITY), np.int64)
