@@ -74,9 +74,10 @@ M_KEY, M_END, M_LIT = 0, 2, 4  # + procedure - 1: the bodies' key, the end state
 M_SEEN, M_QUEUE = 6, 7
 M_ROWS = 8
 
-# the guesses: no move that stands still the first time it runs; programs of the shape the optimal
-# programs of levels 1-9 and 12 have (main: moves then 1; f1: a loop ending in 1; f2: moves, no calls)
-GUESS_MOVES, GUESS_LOOP = 1, 2
+# the guesses: no move that stands still the first time it runs (with GUESS_F2_STILL: outside f2,
+# where the optimal programs of levels 6 and 11 have such moves); programs of the shape the optimal
+# programs have (main: moves then 1; f1: a loop ending in 1; f2: moves, no calls)
+GUESS_MOVES, GUESS_LOOP, GUESS_F2_STILL = 1, 2, 4
 
 # columns of `frames`: the body branched on, the option tried now (and whether applied), the
 # branch point's position and facing (for the cuts), the trail's top there, then its whole state
@@ -623,8 +624,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
                 return False
     if p == 0 and op <= 1 and mv[pos, facing, op] == pos:  # main runs once: a move that cannot move
         return False
-    if guess & GUESS_MOVES and op <= 1 and mv[pos, facing, op] == pos:  # unsafe: a procedure may move next time
-        return False
+    if guess & GUESS_MOVES and op <= 1 and mv[pos, facing, op] == pos and not (guess & GUESS_F2_STILL and p == 2):
+        return False  # unsafe: a procedure may move the next time it runs
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
         return False
     if op == 5:  # f1 is the first procedure called

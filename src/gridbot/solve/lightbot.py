@@ -90,12 +90,13 @@ a scan of the gaps, and only larger budgets solve the linear system.
 
 *Looking ahead.* Before a length that is expected to take a while, on a
 level of few lights, a program is built from pieces of the shortest winning
-walks (gridbot.solve.lightbot_paths); then a narrowed search (moves that
-stand still the first time they run are skipped, and programs must have the
-shape the known optimal ones have: main of moves ending in a call of f1, f1 a
-loop, f2 without calls) looks ahead for shorter ones, for a quarter of the
-time the exact length is expected to take; it grows about 2-3x per length
-where the exact search grows 5x, so it reaches several lengths further.
+walks (gridbot.solve.lightbot_paths); then a narrowed search (moves of main
+and f1 that stand still the first time they run are skipped, and programs
+must have the shape the known optimal ones have: main of moves ending in a
+call of f1, f1 a loop, f2 without calls) looks ahead for shorter ones, for a
+quarter of the time the exact length is expected to take; it grows about 3x
+per length where the exact search grows 4.6x, so it reaches several lengths
+further.
 Neither proves anything, but a program found becomes the answer when time
 runs out ('solved'), and is proven optimal, without the most expensive
 search, once every shorter length is excluded.
@@ -134,7 +135,7 @@ MAX_LIGHTS = 62  # the light vectors are int64 bit masks
 SPLIT_DEPTH = 6  # workers deal out the subtrees at this depth (thousands of them on hard levels)
 GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
-GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP  # the narrowed search that looks ahead for a program
+GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
 GUESS_SHARE = 0.25  # the narrowed search's time before a length, as a share of that length's expected time
 PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
