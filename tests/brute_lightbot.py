@@ -4,8 +4,9 @@ Every program text of up to n commands is run: every string over the seven
 commands `F J L R X 1 2`, cut into main, f1 and f2 in every way the slot limits
 allow. Nothing is skipped, not even programs that plainly equal others.
 
-The interpreter here is a plain one, independent of the solver: X commands are
-executed (no algebra), and a run that can never win is recognised by a
+The interpreter here is a plain one, independent of the solver (it shares
+only the tabulation of the game's Level.move, kernels.lightbot.board_arrays):
+X commands are executed (no algebra), and a run that can never win is recognised by a
 repeated control state (position, facing, lights, procedure, pc) at a stack
 height not below the earlier one, with the stack never lower in between (the
 argument of gridbot.games.lightbot.run). It is compiled with numba because
@@ -19,26 +20,10 @@ import numpy as np
 from numba import njit
 
 from gridbot.games.lightbot import LIMITS, Level
+from gridbot.kernels.lightbot import board_arrays
 
 SLOTS = 13  # a body has at most 12 commands: pc is 0..12
 F, J, L, R, X, CALL1, CALL2 = range(7)
-
-
-def tables(level: Level) -> tuple[np.ndarray, np.ndarray, int, int, int]:
-    """The move table (from Level.move, the game's rule), light indices, full mask, start and facing."""
-    h, w = len(level.heights), len(level.heights[0])
-    mv = np.zeros((h * w, 4, 2), np.int64)
-    for r in range(h):
-        for c in range(w):
-            for f in range(4):
-                for k, op in enumerate("FJ"):
-                    tr, tc = level.move((r, c), f, op)
-                    mv[r * w + c, f, k] = tr * w + tc
-    light = np.full(h * w, -1, np.int64)
-    for i, (r, c) in enumerate(level.lights):
-        light[r * w + c] = i
-    full = (1 << len(level.lights)) - 1
-    return mv, light, full, level.start[0] * w + level.start[1], int(level.facing)
 
 
 @njit(cache=True)
@@ -135,7 +120,7 @@ def minimum(level: Level, max_length: int) -> int | None:
     """
     if not level.lights:
         return 0
-    mv, light, full, start, facing = tables(level)
+    mv, light, full, start, facing = board_arrays(level)
     limits = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
     found = _first_winning_length(mv, light, full, start, facing, max_length, limits, memo_for(level))
     return None if found < 0 else int(found)
@@ -146,7 +131,7 @@ def program_wins(level: Level, text: str) -> bool:
     from gridbot.games.lightbot import parse_program
 
     program = parse_program(text)
-    mv, light, full, start, facing = tables(level)
+    mv, light, full, start, facing = board_arrays(level)
     body = np.zeros((3, SLOTS), np.int64)
     blen = np.zeros(3, np.int64)
     for p, part in enumerate((program.main, program.f1, program.f2)):

@@ -123,14 +123,20 @@ def test_level_parser_raises_only_its_own_errors(text: str) -> None:
 
 
 @st.composite
-def levels(draw) -> Level:
-    rows = draw(st.integers(1, 3))
-    cols = draw(st.integers(1, 4))
-    heights = ["".join(draw(st.sampled_from("00012")) for _ in range(cols)) for _ in range(rows)]
-    marks = [[draw(st.sampled_from("..*")) for _ in range(cols)] for _ in range(rows)]
-    r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
-    marks[r][c] = draw(st.sampled_from("^>v<"))
-    return Level.parse("\n".join(heights) + "\n\n" + "\n".join("".join(m) for m in marks))
+def levels(
+    draw, rows: int = 3, cols: tuple[int, int] = (1, 4), heights: str = "00012", marks: str = "..*", light: bool = False
+) -> Level:
+    """Up to `rows` x cols[1] tiles (at least cols[0] columns) over `heights` and `marks`; with `light`
+    (and cols[0] >= 2), at least one light."""
+    n_rows = draw(st.integers(1, rows))
+    n_cols = draw(st.integers(*cols))
+    tiles = ["".join(draw(st.sampled_from(heights)) for _ in range(n_cols)) for _ in range(n_rows)]
+    grid = [[draw(st.sampled_from(marks)) for _ in range(n_cols)] for _ in range(n_rows)]
+    r, c = draw(st.integers(0, n_rows - 1)), draw(st.integers(0, n_cols - 1))
+    grid[r][c] = draw(st.sampled_from("^>v<"))
+    if light and not any("*" in row for row in grid):
+        grid[(r + 1) % n_rows][(c + 1) % n_cols] = "*"
+    return Level.parse("\n".join(tiles) + "\n\n" + "\n".join("".join(m) for m in grid))
 
 
 @FAST

@@ -12,6 +12,7 @@ import gridbot
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot_paths as kern
+from gridbot.kernels.lightbot import board_arrays
 from gridbot.solve import lightbot_paths
 from gridbot.solve.lightbot_paths import from_paths, winning_walks
 
@@ -69,8 +70,7 @@ def test_shortest_main_is_exact(level: Level, f1: str, f2: str) -> None:
         return
     if "2" in f1 and not f2:
         f2 = "F"
-    t = brute_lightbot.tables(level)
-    mv, light, full, start, facing = t
+    mv, light, full, start, facing = board_arrays(level)
     states = mv.shape[0] * 4 * (full + 1)
     body = np.zeros((3, 9), np.int64)
     blen = np.array([0, len(f1), len(f2)], np.int64)

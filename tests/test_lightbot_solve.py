@@ -49,18 +49,9 @@ def test_solver_minimum_equals_brute_force(level: Level) -> None:
         assert lightbot.run(level, result.program).verdict.won
 
 
-@st.composite
-def small_levels(draw) -> Level:
+def small_levels() -> st.SearchStrategy[Level]:
     """Up to 2 x 4 tiles, 1 to 4 lights: levels small enough to try every program of up to 6 or 7 commands."""
-    rows = draw(st.integers(1, 2))
-    cols = draw(st.integers(2, 4))
-    heights = ["".join(draw(st.sampled_from("000112")) for _ in range(cols)) for _ in range(rows)]
-    marks = [[draw(st.sampled_from("..**")) for _ in range(cols)] for _ in range(rows)]
-    r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
-    marks[r][c] = draw(st.sampled_from("^>v<"))
-    if not any("*" in row for row in marks):
-        marks[(r + 1) % rows][(c + 1) % cols] = "*"
-    return Level.parse("\n".join(heights) + "\n\n" + "\n".join("".join(m) for m in marks))
+    return levels(rows=2, cols=(2, 4), heights="000112", marks="..**", light=True)
 
 
 commands = st.text(alphabet="FJLRX12", max_size=5)

@@ -155,25 +155,14 @@ class Tables:
 
 
 def tables(level: Level) -> Tables:
-    """The move table from the game's own rule (Level.move) and the light indices. O(cells)."""
+    """The level as the kernel reads it (kern.board_arrays) plus the lights reachable from each tile. O(cells^2)."""
     if len(level.lights) > MAX_LIGHTS:
         raise GridbotError(
             f"the Light-Bot solver handles at most {MAX_LIGHTS} lights; this level has {len(level.lights)}"
         )
-    h, w = len(level.heights), len(level.heights[0])
-    mv = np.zeros((h * w, 4, 2), np.int64)
-    for r in range(h):
-        for c in range(w):
-            for f in range(4):
-                for k, op in enumerate("FJ"):
-                    tr, tc = level.move((r, c), f, op)
-                    mv[r * w + c, f, k] = tr * w + tc
-    light = np.full(h * w, -1, np.int64)
-    for i, (r, c) in enumerate(level.lights):
-        light[r * w + c] = i
+    mv, light, full, start, facing = kern.board_arrays(level)
     lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
-    start = level.start[0] * w + level.start[1]
-    return Tables(mv, light, _reach(mv, light), (1 << len(level.lights)) - 1, start, int(level.facing), lim)
+    return Tables(mv, light, _reach(mv, light), full, start, facing, lim)
 
 
 def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
@@ -316,7 +305,7 @@ class _Guesser:
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
-        self.paths_tried = not jit or len(level.lights) > lightbot_paths.MAX_LIGHTS
+        self.paths_tried = not jit  # from_paths is compiled only; it declines levels of many lights itself
 
     def advance(self, seconds: float, first: int, report: Any) -> None:
         """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.

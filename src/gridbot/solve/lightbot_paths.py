@@ -26,6 +26,7 @@ import numpy as np
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.kernels import lightbot_paths as kern
+from gridbot.kernels.lightbot import board_arrays
 
 MAX_LIGHTS = 6  # a call's passing light patterns are a 64-bit set
 OPS = "FJLRX12"
@@ -109,24 +110,13 @@ def from_paths(level: Level, seconds: float = 10.0, slack: int = 2) -> Program |
     stop = time.monotonic() + seconds
     walks = winning_walks(level, slack)
     f1s, f2s = candidates(walks)
-    h, w = len(level.heights), len(level.heights[0])
-    mv = np.zeros((h * w, 4, 2), np.int64)
-    for r in range(h):
-        for c in range(w):
-            for f in range(4):
-                for k, op in enumerate("FJ"):
-                    tr, tc = level.move((r, c), f, op)
-                    mv[r * w + c, f, k] = tr * w + tc
-    light = np.full(h * w, -1, np.int64)
-    for i, (r, c) in enumerate(level.lights):
-        light[r * w + c] = i
-    full = (1 << len(level.lights)) - 1
-    states = h * w * 4 * (full + 1)
+    mv, light, full, start, facing = board_arrays(level)
+    cells = len(mv)
+    states = cells * 4 * (full + 1)
     dist = np.zeros(states, np.int64)
     queue = np.zeros(states, np.int64)
     parent = np.zeros((states + 1, 2), np.int64)
-    eff = np.zeros((h * w * 4, 3, 5), np.int64)
-    start = level.start[0] * w + level.start[1]
+    eff = np.zeros((cells * 4, 3, 5), np.int64)
     best: Program | None = None
     best_length = sum(LIMITS.values()) + 1
     for f2 in f2s:
@@ -140,9 +130,7 @@ def from_paths(level: Level, seconds: float = 10.0, slack: int = 2) -> Program |
                 for p, text in ((1, f1), (2, f2)):
                     for i, ch in enumerate(text):
                         body[p, i] = OPS.index(ch)
-                length = kern.shortest_main(
-                    mv, light, full, start, int(level.facing), body, blen, room, eff, dist, parent, queue
-                )
+                length = kern.shortest_main(mv, light, full, start, facing, body, blen, room, eff, dist, parent, queue)
                 if length > 0:
                     program = _trim(Program(_main(parent, length, full + 1), f1, f2))
                     if program.tokens < best_length and lightbot.run(level, program).verdict.won:
