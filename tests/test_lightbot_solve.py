@@ -127,11 +127,14 @@ def proof(status: str) -> str:
     return "timeout" if status == "solved" else status
 
 
+@pytest.mark.parametrize("jump", [1, 20])
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(wider_levels())
-def test_looking_ahead_never_changes_what_is_proven(level: Level) -> None:
-    """With the narrowed search looking ahead before every length, the answers are still the exact ones."""
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0):
+@given(level=wider_levels())
+def test_looking_ahead_never_changes_what_is_proven(jump: int, level: Level) -> None:
+    """With the narrowed search looking ahead before every length, and the exact search jumping to one below
+    the best program known (up to 20 lengths ahead: programs it meets there are not yet the shortest),
+    the answers are still the exact ones."""
+    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "JUMP", jump):
         result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status

@@ -131,6 +131,7 @@ MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
 WALK_OPS = "FJLR12"
 CHUNK = 200_000  # nodes per kernel call, between clock checks
+SLICE = 0.2  # seconds between looks at the workers
 MAX_LIGHTS = 62  # the light vectors are int64 bit masks
 SPLIT_DEPTH = 6  # workers deal out the subtrees at this depth (thousands of them on hard levels)
 GROWTH = 6  # about how much longer each length takes than the one before
@@ -138,6 +139,7 @@ PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth 
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
 GUESS_SHARE = 0.25  # the narrowed search's time before a length, as a share of that length's expected time
+JUMP = 1  # lengths the exact search may skip to reach one below the best program known
 PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
 
 
@@ -305,12 +307,19 @@ class _Guesser:
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
+        self.next = 1  # the narrowed search has ended every length below this one
         self.paths_tried = not jit  # from_paths is compiled only; it declines levels of many lights itself
+
+    def done(self, first: int) -> bool:
+        """Has the narrowed search ended every length from `first` below the best program known?"""
+        return self.best is not None and max(first, self.next) >= self.best.tokens
 
     def advance(self, seconds: float, first: int, report: Any) -> None:
         """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.
 
-        `report(nodes)` is called between kernel calls (it may raise Timeout).
+        The narrowed search is the same at every call, so a length it has
+        searched to the end is never searched again. `report(nodes)` is called
+        between kernel calls (it may raise Timeout).
         """
         stop = time.monotonic() + seconds
         if not self.paths_tried:
@@ -318,6 +327,7 @@ class _Guesser:
             found = lightbot_paths.from_paths(self.level, seconds=min(max(seconds, PATHS_MIN), PATHS_MAX))
             if found is not None:
                 self.best = _checked(self.level, [found])[0]
+        first = max(first, self.next)
         while self.best is None or first < self.best.tokens:
             if self.search is None or first > self.search.L:
                 if first > MAX_TOTAL:
@@ -331,10 +341,8 @@ class _Guesser:
                 found = _checked(self.level, [self.search.program()])[0]
                 if self.best is None or found.tokens < self.best.tokens:
                     self.best = found
-                first = self.search.L + 1  # a shorter one would have been met before this length
-                self.search = None
-            elif status == kern.EXHAUSTED:
-                first = self.search.L + 1
+            if status != kern.PAUSED:  # a shorter one would have been met before this length ended
+                first = self.next = self.search.L + 1
                 self.search = None
             report(self.nodes)
             if time.monotonic() >= stop:
@@ -388,7 +396,7 @@ def solve(
     workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
     guesser = _Guesser(level, t, jit)
     nodes = 0
-    L = 1
+    low = 1  # every length below is excluded
     last = 0.0
 
     def stats() -> dict[str, Any]:
@@ -397,27 +405,41 @@ def solve(
     with contextlib.ExitStack() as resources:
         pool: ProcessPoolExecutor | None = None
         try:
-            while limit >= L:
+            while limit >= low:
 
-                def report(done: int, L: int = L, before: int = nodes) -> None:
+                def report(done: int, L: int = low, before: int = nodes) -> None:
                     clock.check(length=L, candidates=before + guesser.nodes + done)
 
-                def report_guess(guessed: int, L: int = L, before: int = nodes) -> None:
+                def report_guess(guessed: int, L: int = low, before: int = nodes) -> None:
                     clock.check(length=L, candidates=before + guessed)
 
-                if last * GROWTH > GUESS_AFTER:
-                    guesser.advance(GUESS_SHARE * last * GROWTH, L, report_guess)
-                if guesser.best is not None and guesser.best.tokens == L and not all_solutions:
-                    best = guesser.best  # every shorter length is excluded
-                    return SolveResult("lightbot", level.name, "optimal", best, L, clock.seconds, L, stats())
+                expected = last * GROWTH
+                parallel = jit and workers > 1 and expected > PARALLEL_AFTER
+                ahead = GUESS_SHARE * expected if expected > GUESS_AFTER else 0.0
+                if ahead and not parallel:
+                    guesser.advance(ahead, low, report_guess)
+                best = guesser.best
+                if best is not None and best.tokens == low and not all_solutions:
+                    return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
+                L = low
+                if best is not None and not all_solutions and low < best.tokens - 1 <= min(low + JUMP, limit):
+                    L = best.tokens - 1  # excluding L excludes every length up to it: `best` is then optimal
                 started = time.monotonic()
                 left = None if time_limit is None else time_limit - clock.seconds
-                if jit and workers > 1 and last * GROWTH > PARALLEL_AFTER:
+                if parallel:
                     if pool is None:
                         context = multiprocessing.get_context("fork")  # children inherit the compiled kernel
                         pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
                     jobs = [pool.submit(_worker_share, t, L, all_solutions, left, w, workers) for w in range(workers)]
-                    while wait(jobs, timeout=0.2).not_done:  # the workers keep their own deadline
+                    # the workers keep their own deadline; meanwhile this process looks ahead, so that no
+                    # core waits for the other while it does
+                    ahead_until = started + ahead
+                    while not all(job.done() for job in jobs):
+                        now = time.monotonic()
+                        if now < ahead_until and not guesser.done(low):
+                            guesser.advance(min(SLICE, ahead_until - now), low, report_guess)
+                        else:
+                            wait(jobs, timeout=SLICE)
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
                 else:
@@ -426,25 +448,27 @@ def solve(
                 last = time.monotonic() - started
                 nodes += sum(share.nodes for share in shares)
                 found = _checked(level, [p for share in shares for p in share.programs])
-                if found:
-                    best = found[0]
+                if found and found[0].tokens == low:  # every program met has at most L commands
                     capped = any(share.capped for share in shares) or len(found) > MAX_ALL
                     listed = tuple(found[:MAX_ALL]) if all_solutions else ()
                     return SolveResult(
-                        "lightbot", level.name, "optimal", best, best.tokens, clock.seconds, L, stats(), listed, capped
+                        "lightbot", level.name, "optimal", found[0], low, clock.seconds, low, stats(), listed, capped
                     )
-                if not all(share.finished for share in shares):
+                if found:  # after a jump: shorter than the best known, not yet proven
+                    guesser.best = found[0]
+                elif not all(share.finished for share in shares):
                     raise Timeout
-                clock.check(length=L, candidates=nodes + guesser.nodes)
-                L += 1
+                else:
+                    low = L + 1
+                clock.check(length=low, candidates=nodes + guesser.nodes)
         except Timeout:
             pass
-    if L > MAX_TOTAL:
-        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, L, stats())
+    if low > MAX_TOTAL:
+        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, low, stats())
     if guesser.best is not None:
         best = guesser.best
-        return SolveResult("lightbot", level.name, "solved", best, best.tokens, clock.seconds, L, stats())
-    return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, L, stats())
+        return SolveResult("lightbot", level.name, "solved", best, best.tokens, clock.seconds, low, stats())
+    return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, low, stats())
 
 
 _WARM: list[bool] = []
