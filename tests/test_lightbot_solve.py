@@ -287,7 +287,7 @@ def test_workers_share_the_tree_and_agree(monkeypatch) -> None:
     # the tree above the split is walked by both workers; everything below it by exactly one
     assert alone.stats["candidates"] <= shared.stats["candidates"] < 1.1 * alone.stats["candidates"]
     excluded = solve(level, workers=2, max_length=8)
-    assert excluded.status == "timeout" and excluded.lower_bound == 9
+    assert proof(excluded.status) == "timeout" and excluded.lower_bound == 9
 
 
 def test_time_limit_reports_the_excluded_lengths() -> None:
@@ -333,3 +333,22 @@ def test_too_many_lights_is_a_clear_error() -> None:
     bigger = Level.parse("0" * 64 + "\n\n>" + "*" * 63)
     with pytest.raises(GridbotError, match="at most 62 lights"):
         solve(bigger, max_length=1)
+
+
+def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeypatch) -> None:
+    """Looking ahead alongside the workers on every length: when it meets a program of the length they
+    search, that program is optimal and the workers stop; either way the answer is the proven one."""
+    level = gridbot.load("lightbot:2")  # optimal at 8
+    monkeypatch.setattr(solve_lightbot, "PARALLEL_AFTER", -1.0)
+    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", -1.0)
+    monkeypatch.setattr(solve_lightbot, "GUESS_SHARE", 1e3)
+    advance = solve_lightbot._Guesser.advance
+
+    def from_8_on(self, seconds: float, first: int, report) -> None:  # so that it meets 8 while the workers search 8
+        if first >= 8:
+            advance(self, seconds, first, report)
+
+    monkeypatch.setattr(solve_lightbot._Guesser, "advance", from_8_on)
+    result = solve(level, workers=2)
+    assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
+    assert lightbot.run(level, result.program).verdict.won

@@ -52,9 +52,11 @@ equivalent that is still searched, or runs that can never win:
    needed (the gap before it, at the same tile, was checked with a larger
    budget); a move can win only on a level of one light. So it is a call.
 
-Cuts 7 and 8 skip programs that have a *shorter* equivalent. Lengths are
-searched in increasing order, so when length L is searched no shorter program
-wins, and neither can a program with a shorter equivalent:
+Cuts 7 and 8 skip programs that have a *shorter* equivalent. The search of
+length L looks for a winning program of *at most* L commands, and still finds
+one when there is one: the shortest winning programs (the one the cuts by an
+equal-length equivalent keep, among them) have no shorter equivalent, so no cut
+skips them, whatever lengths were searched before:
 
 7. *Inlining.* A procedure with one call site, outside its own body, can be
    written out at that site: the commands run are the same (the call itself
@@ -88,18 +90,26 @@ last moment checked, with at least the budget and slot room of now. So a new
 win must use that gap: with one X left the check is one comparison, with two
 a scan of the gaps, and only larger budgets solve the linear system.
 
-*Looking ahead.* Before a length that is expected to take a while, on a
+*Looking ahead.* For a length that is expected to take a while, on a
 level of few lights, a program is built from pieces of the shortest winning
 walks (gridbot.solve.lightbot_paths); then a narrowed search (moves of main
 and f1 that stand still the first time they run are skipped, and programs
 must have the shape the known optimal ones have: main of moves ending in a
 call of f1, f1 a loop, f2 without calls) looks ahead for shorter ones, for a
-quarter of the time the exact length is expected to take; it grows about 3x
-per length where the exact search grows 4.6x, so it reaches several lengths
-further.
+quarter of the time the exact length is expected to take: before it when the
+length runs in this process, alongside it when the length is split over
+worker processes (so no core waits while the other looks ahead). It grows
+about 3x per length where the exact search grows 4.6x, so it reaches several
+lengths further, and it never searches one of its lengths twice.
 Neither proves anything, but a program found becomes the answer when time
 runs out ('solved'), and is proven optimal, without the most expensive
-search, once every shorter length is excluded.
+search, once every shorter length is excluded. When the best program known
+has n commands and n - 1 is the length after next, the exact search skips to
+n - 1: it searches every program of *at most* that many commands, so
+excluding it excludes every shorter length too (a program it meets there is
+the new best, and the search goes on below it). It skips one length at most,
+because a best program far above the optimum would make the skipped length's
+search many times dearer than the lengths skipped.
 
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
@@ -256,11 +266,13 @@ def _search_length(
     workers: int = 1,
     report: Any = None,
     guess: int = 0,
+    stop: Any = None,
 ) -> _Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
     `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
-    kernel calls (it may raise Timeout). `guess` (bits kern.GUESS_*) narrows the
+    kernel calls (it may raise Timeout); `stop` (an Event) set ends the search as
+    the deadline does. `guess` (bits kern.GUESS_*) narrows the
     search to likely programs: it may then miss programs, so it proves nothing. Each program is returned as found; the
     caller re-checks it with the simulator.
     """
@@ -282,7 +294,7 @@ def _search_length(
                 return _Share(tuple(found), search.nodes, True, capped=True)
         elif status == kern.EXHAUSTED:
             return _Share(tuple(found), search.nodes, True)
-        if deadline is not None and time.monotonic() > deadline:
+        if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
             return _Share(tuple(found), search.nodes, False)
         if report is not None:
             report(search.nodes)
@@ -357,9 +369,11 @@ def _checked(level: Level, programs: Any) -> list[Program]:
     return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
 
 
-def _worker_share(t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int) -> _Share:
+def _worker_share(
+    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, stop: Any
+) -> _Share:
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(t, L, all_solutions, deadline, True, worker, workers)
+    return _search_length(t, L, all_solutions, deadline, True, worker, workers, stop=stop)
 
 
 def solve(
@@ -380,11 +394,12 @@ def solve(
     there is none, `lower_bound` being the first length not excluded. Lengths
     whose search is expected to take more than a couple of seconds are split
     over `workers` processes (default: every core), each taking every
-    workers-th subtree at a fixed depth. Before such lengths a narrowed search
-    (_Guesser) looks ahead for a quarter of the time the length is expected to
-    take: a program of the length the exact search has just reached is then
-    optimal without searching that length. Exponential in the length; each answer is re-run by the game's
-    simulator.
+    workers-th subtree at a fixed depth. A narrowed search (_Guesser) looks
+    ahead for a quarter of the time each length is expected to take (alongside
+    the workers when there are some): a program of the length the exact search
+    has just reached is then optimal without searching that length, and one a
+    length further lets the exact search skip a length. Exponential in the
+    length; each answer is re-run by the game's simulator.
     """
     if jit:
         warm_up()  # loading compiled code is not solving: before the clock
@@ -404,6 +419,7 @@ def solve(
 
     with contextlib.ExitStack() as resources:
         pool: ProcessPoolExecutor | None = None
+        stop: Any = None  # set: the workers stop (the look-ahead has met a program of the length they search)
         try:
             while limit >= low:
 
@@ -429,19 +445,31 @@ def solve(
                 if parallel:
                     if pool is None:
                         context = multiprocessing.get_context("fork")  # children inherit the compiled kernel
+                        stop = resources.enter_context(context.Manager()).Event()  # a proxy: it can be sent
                         pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
-                    jobs = [pool.submit(_worker_share, t, L, all_solutions, left, w, workers) for w in range(workers)]
+                    stop.clear()
+                    jobs = [
+                        pool.submit(_worker_share, t, L, all_solutions, left, w, workers, stop) for w in range(workers)
+                    ]
                     # the workers keep their own deadline; meanwhile this process looks ahead, so that no
-                    # core waits for the other while it does
-                    ahead_until = started + ahead
+                    # core waits for the other while it does (the look-ahead then shares the cores with
+                    # the workers: its time is stretched to give it about the processor time it would
+                    # have had on its own)
+                    ahead_until = started + ahead * (workers + 1) / workers
                     while not all(job.done() for job in jobs):
                         now = time.monotonic()
                         if now < ahead_until and not guesser.done(low):
                             guesser.advance(min(SLICE, ahead_until - now), low, report_guess)
+                            if guesser.best is not None and guesser.best.tokens == low and not all_solutions:
+                                stop.set()  # a program of the length being searched: optimal already
                         else:
                             wait(jobs, timeout=SLICE)
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
+                    best = guesser.best
+                    if stop.is_set() and best is not None:
+                        nodes += sum(share.nodes for share in shares)
+                        return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
                 else:
                     deadline = None if left is None else time.monotonic() + left
                     shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
@@ -462,7 +490,8 @@ def solve(
                     low = L + 1
                 clock.check(length=low, candidates=nodes + guesser.nodes)
         except Timeout:
-            pass
+            if stop is not None:
+                stop.set()  # the workers need not wait for their own deadline
     if low > MAX_TOTAL:
         return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, low, stats())
     if guesser.best is not None:
