@@ -148,7 +148,7 @@ GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
-GUESS_SHARE = 0.25  # the narrowed search's time before a length, as a share of that length's expected time
+GUESS_SHARE = 0.25  # the narrowed search's time for a length (before it or alongside), as a share of its expected time
 JUMP = 1  # lengths the exact search may skip to reach one below the best program known
 PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
 
@@ -339,8 +339,8 @@ class _Guesser:
             found = lightbot_paths.from_paths(self.level, seconds=min(max(seconds, PATHS_MIN), PATHS_MAX))
             if found is not None:
                 self.best = _checked(self.level, [found])[0]
-        first = max(first, self.next)
-        while self.best is None or first < self.best.tokens:
+        while not self.done(first):
+            first = max(first, self.next)
             if self.search is None or first > self.search.L:
                 if first > MAX_TOTAL:
                     return
@@ -354,7 +354,7 @@ class _Guesser:
                 if self.best is None or found.tokens < self.best.tokens:
                     self.best = found
             if status != kern.PAUSED:  # a shorter one would have been met before this length ended
-                first = self.next = self.search.L + 1
+                self.next = self.search.L + 1
                 self.search = None
             report(self.nodes)
             if time.monotonic() >= stop:
@@ -417,6 +417,14 @@ def solve(
     def stats() -> dict[str, Any]:
         return {"candidates": nodes + guesser.nodes, "guess_candidates": guesser.nodes}
 
+    def met_ahead() -> bool:
+        """Has the look-ahead met a program of the first length not excluded? It is then optimal."""
+        return not all_solutions and guesser.best is not None and guesser.best.tokens == low
+
+    def optimal_ahead() -> SolveResult:
+        best = guesser.best
+        return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
+
     with contextlib.ExitStack() as resources:
         pool: ProcessPoolExecutor | None = None
         stop: Any = None  # set: the workers stop (the look-ahead has met a program of the length they search)
@@ -434,9 +442,9 @@ def solve(
                 ahead = GUESS_SHARE * expected if expected > GUESS_AFTER else 0.0
                 if ahead and not parallel:
                     guesser.advance(ahead, low, report_guess)
+                if met_ahead():
+                    return optimal_ahead()
                 best = guesser.best
-                if best is not None and best.tokens == low and not all_solutions:
-                    return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
                 L = low
                 if best is not None and not all_solutions and low < best.tokens - 1 <= min(low + JUMP, limit):
                     L = best.tokens - 1  # excluding L excludes every length up to it: `best` is then optimal
@@ -460,21 +468,19 @@ def solve(
                         now = time.monotonic()
                         if now < ahead_until and not guesser.done(low):
                             guesser.advance(min(SLICE, ahead_until - now), low, report_guess)
-                            if guesser.best is not None and guesser.best.tokens == low and not all_solutions:
-                                stop.set()  # a program of the length being searched: optimal already
+                            if met_ahead():
+                                stop.set()  # the workers' search is needed no more
                         else:
                             wait(jobs, timeout=SLICE)
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
-                    best = guesser.best
-                    if stop.is_set() and best is not None:
-                        nodes += sum(share.nodes for share in shares)
-                        return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
                 else:
                     deadline = None if left is None else time.monotonic() + left
                     shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
                 last = time.monotonic() - started
                 nodes += sum(share.nodes for share in shares)
+                if met_ahead():
+                    return optimal_ahead()
                 found = _checked(level, [p for share in shares for p in share.programs])
                 if found and found[0].tokens == low:  # every program met has at most L commands
                     capped = any(share.capped for share in shares) or len(found) > MAX_ALL
