@@ -378,10 +378,12 @@ def _run(
                     _log(trail, sc, T_VEC, g, vec[g], 0, 0, stamp[T_VEC, g])
                     stamp[T_VEC, g] = cur
                 vec[g] ^= np.int64(1) << li
-                s = win_with(g, vec, wlen, lim, b, full, work)
-                if s >= 0:
-                    sc[S_FOUND_S] = s
-                    return FOUND
+                # an X lights only the light under the robot, so no sum of vectors has a light never stood on
+                if visited == full:
+                    s = win_with(g, vec, wlen, lim, b, full, work)
+                    if s >= 0:
+                        sc[S_FOUND_S] = s
+                        return FOUND
             if stop_at >= 0:
                 if step >= stop_at:
                     return FAIL

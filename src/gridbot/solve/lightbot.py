@@ -84,11 +84,15 @@ skips them, whatever lengths were searched before:
    will stand only on tiles it has stood on. If a light is still missing, the
    run is dropped at once instead of after two periods.
 
-*Win check.* At each moment the robot stands on a light, only the gap control
-is at gains a light in its vector; every other vector is as it was at the
-last moment checked, with at least the budget and slot room of now. So a new
-win must use that gap: with one X left the check is one comparison, with two
-a scan of the gaps, and only larger budgets solve the linear system.
+*Win check.* No win is possible before the robot has stood on every light
+(an X lights only the light under it), so moments before that are not
+checked. At each later moment the robot stands on a light, only the gap
+control is at gains a light in its vector; every other vector is as it was
+at the last moment it stood on a light (checked, since a win then would have
+needed every light stood on too), with at least the budget and slot room of
+now. So a new win must use that gap: with one X left the check is one
+comparison, with two a scan of the gaps, and only larger budgets solve the
+linear system.
 
 *Looking ahead.* For a length that is expected to take a while, on a
 level of few lights, a program is built from pieces of the shortest winning
