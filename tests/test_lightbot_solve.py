@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import sys
+from pathlib import Path
 from unittest import mock
 
 import numpy as np
@@ -352,3 +354,42 @@ def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeyp
     result = solve(level, workers=2)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
     assert lightbot.run(level, result.program).verdict.won
+
+
+SHARE_LOG: list[Path] = []  # where _logged_share writes (set before the worker processes fork)
+
+
+def _logged_share(t, L, *args):  # runs in the worker processes: they append what each share did to a file
+    result = _plain_share(t, L, *args)
+    with SHARE_LOG[0].open("a") as out:
+        out.write(f"{L} {int(result.finished)}\n")
+    return result
+
+
+_plain_share = solve_lightbot._worker_share
+
+
+def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(monkeypatch, tmp_path) -> None:
+    """While one core starts on length 6, the look-ahead meets level 2's 8: the search of 6 is left
+    after a share or two and 7 is searched instead (excluding it excludes 6 too), which makes 8 optimal."""
+    level = gridbot.load("lightbot:2")  # optimal at 8
+    monkeypatch.setattr(solve_lightbot, "PARALLEL_AFTER", -1.0)
+    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", -1.0)
+    monkeypatch.setattr(solve_lightbot, "GUESS_SHARE", 1e3)
+    monkeypatch.setattr(solve_lightbot, "_worker_share", _logged_share)
+    monkeypatch.setattr(sys.modules[__name__], "SHARE_LOG", [tmp_path / "shares.txt"])
+    advance = solve_lightbot._Guesser.advance
+
+    def straight_to_8(self, seconds: float, first: int, report) -> None:  # meets 8 while low is 6
+        if first >= 6:
+            advance(self, seconds, max(first, 8), report)
+
+    monkeypatch.setattr(solve_lightbot._Guesser, "advance", straight_to_8)
+    result = solve(level, workers=2)
+    assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
+    assert lightbot.run(level, result.program).verdict.won
+    shares = [tuple(map(int, line.split())) for line in SHARE_LOG[0].read_text().splitlines()]
+    count = 2 * solve_lightbot.SHARES_PER_WORKER
+    assert 0 < sum(L == 6 for L, _ in shares) < count  # started, then left: the jump
+    assert [finished for L, finished in shares if L == 7] == [1] * count
+    assert all(L <= 7 for L, _ in shares)

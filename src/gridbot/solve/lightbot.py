@@ -99,17 +99,20 @@ level of few lights, a program is built from pieces of the shortest winning
 walks (gridbot.solve.lightbot_paths); then a narrowed search (moves of main
 and f1 that stand still the first time they run are skipped, and programs
 must have the shape the known optimal ones have: main of moves ending in a
-call of f1, f1 a loop, f2 without calls) looks ahead for shorter ones, for a
-quarter of the time the exact length is expected to take: before it when the
-length runs in this process, alongside it when the length is split over
-worker processes (so no core waits while the other looks ahead). It grows
-about 3x per length where the exact search grows 4.6x, so it reaches several
-lengths further, and it never searches one of its lengths twice.
+call of f1, f1 a loop, f2 without calls) looks ahead for shorter ones, for
+half the time the exact length is expected to take: before it when the
+length runs in this process, at its head start when the length is split into
+shares over worker processes (the look-ahead has a core of its own while the
+other cores take shares one by one; so no core waits, and a length the
+look-ahead makes needless is left after a few shares). It grows about 3x per
+length where the exact search grows 4.6x, so it reaches several lengths
+further, and it never searches one of its lengths twice.
 Neither proves anything, but a program found becomes the answer when time
 runs out ('solved'), and is proven optimal, without the most expensive
 search, once every shorter length is excluded. When the best program known
 has n commands and n - 1 is the length after next, the exact search skips to
-n - 1: it searches every program of *at most* that many commands, so
+n - 1 (leaving the length it has started, when this is learnt at its head
+start): it searches every program of *at most* that many commands, so
 excluding it excludes every shorter length too (a program it meets there is
 the new best, and the search goes on below it). It skips one length at most,
 because a best program far above the optimum would make the skipped length's
@@ -147,12 +150,13 @@ WALK_OPS = "FJLR12"
 CHUNK = 200_000  # nodes per kernel call, between clock checks
 SLICE = 0.2  # seconds between looks at the workers
 MAX_LIGHTS = 62  # the light vectors are int64 bit masks
-SPLIT_DEPTH = 6  # workers deal out the subtrees at this depth (thousands of them on hard levels)
+SPLIT_DEPTH = 6  # shares deal out the subtrees at this depth (thousands of them on hard levels)
+SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
 GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
-GUESS_SHARE = 0.25  # the narrowed search's time for a length (before it or alongside), as a share of its expected time
+GUESS_SHARE = 0.5  # the narrowed search's time for a length (before it or at its head start), per expected second
 JUMP = 1  # lengths the exact search may skip to reach one below the best program known
 PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
 
@@ -397,12 +401,13 @@ def solve(
     the search first, 'solved' with the best program known or 'timeout' when
     there is none, `lower_bound` being the first length not excluded. Lengths
     whose search is expected to take more than a couple of seconds are split
-    over `workers` processes (default: every core), each taking every
-    workers-th subtree at a fixed depth. A narrowed search (_Guesser) looks
-    ahead for a quarter of the time each length is expected to take (alongside
-    the workers when there are some): a program of the length the exact search
-    has just reached is then optimal without searching that length, and one a
-    length further lets the exact search skip a length. Exponential in the
+    into shares over `workers` processes (default: every core), share k of n
+    taking every n-th subtree from the k-th at a fixed depth. A narrowed search
+    (_Guesser) looks ahead for half the time each length is expected to take
+    (at the head start of the shares when there are some, on a core of its
+    own): a program of the length the exact search has just reached is then
+    optimal without searching that length, and one a length further lets the
+    exact search skip a length. Exponential in the
     length; each answer is re-run by the game's simulator.
     """
     if jit:
@@ -425,13 +430,24 @@ def solve(
         """Has the look-ahead met a program of the first length not excluded? It is then optimal."""
         return not all_solutions and guesser.best is not None and guesser.best.tokens == low
 
+    def left() -> float | None:
+        return None if time_limit is None else time_limit - clock.seconds
+
+    def jump_to() -> int:
+        """The length to search next: `low`, or one below the best program known when that is at most JUMP
+        lengths further (excluding it excludes every length up to it: the best is then optimal)."""
+        best = guesser.best
+        if best is not None and not all_solutions and low < best.tokens - 1 <= min(low + JUMP, limit):
+            return best.tokens - 1
+        return low
+
     def optimal_ahead() -> SolveResult:
         best = guesser.best
         return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
 
     with contextlib.ExitStack() as resources:
         pool: ProcessPoolExecutor | None = None
-        stop: Any = None  # set: the workers stop (the look-ahead has met a program of the length they search)
+        stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
         try:
             while limit >= low:
 
@@ -448,38 +464,48 @@ def solve(
                     guesser.advance(ahead, low, report_guess)
                 if met_ahead():
                     return optimal_ahead()
-                best = guesser.best
-                L = low
-                if best is not None and not all_solutions and low < best.tokens - 1 <= min(low + JUMP, limit):
-                    L = best.tokens - 1  # excluding L excludes every length up to it: `best` is then optimal
+                L = jump_to()
                 started = time.monotonic()
-                left = None if time_limit is None else time_limit - clock.seconds
                 if parallel:
                     if pool is None:
                         context = multiprocessing.get_context("fork")  # children inherit the compiled kernel
                         stop = resources.enter_context(context.Manager()).Event()  # a proxy: it can be sent
                         pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
                     stop.clear()
-                    jobs = [
-                        pool.submit(_worker_share, t, L, all_solutions, left, w, workers, stop) for w in range(workers)
-                    ]
-                    # the workers keep their own deadline; meanwhile this process looks ahead, so that no
-                    # core waits for the other while it does (the look-ahead then shares the cores with
-                    # the workers: its time is stretched to give it about the processor time it would
-                    # have had on its own)
-                    ahead_until = started + ahead * (workers + 1) / workers
+                    count = SHARES_PER_WORKER * workers
+                    jobs: list[Any] = []
+
+                    # Head start: this process looks ahead on a core of its own while the other cores take
+                    # the length's shares one by one. A program met two lengths ahead lets this length be
+                    # skipped (the jump) before every core has been spent on it; one of this very length is
+                    # optimal outright. The shares are many and small, so that the cores end together
+                    # although one of them starts late.
+                    shares_left = list(range(count))
+                    head_until = started + ahead
+                    while shares_left and time.monotonic() < head_until and not guesser.done(low):
+                        while shares_left and sum(not job.done() for job in jobs) < workers - 1:
+                            share = shares_left.pop(0)
+                            jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
+                        guesser.advance(min(SLICE, head_until - time.monotonic()), low, report_guess)
+                        clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
+                        if met_ahead() or jump_to() > L:
+                            stop.set()  # this length's search is needed no more
+                            break
+                    if not stop.is_set():
+                        for share in shares_left:
+                            jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
                     while not all(job.done() for job in jobs):
-                        now = time.monotonic()
-                        if now < ahead_until and not guesser.done(low):
-                            guesser.advance(min(SLICE, ahead_until - now), low, report_guess)
-                            if met_ahead():
-                                stop.set()  # the workers' search is needed no more
-                        else:
-                            wait(jobs, timeout=SLICE)
+                        wait(jobs, timeout=SLICE)
+                        if not all_solutions and any(job.done() and job.result().programs for job in jobs):
+                            stop.set()  # one program is all that is asked for
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
+                    if stop.is_set() and not met_ahead() and not any(share.programs for share in shares):
+                        nodes += sum(share.nodes for share in shares)
+                        continue  # jumped: the next round searches one below the best program known
                 else:
-                    deadline = None if left is None else time.monotonic() + left
+                    seconds = left()
+                    deadline = None if seconds is None else time.monotonic() + seconds
                     shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
                 last = time.monotonic() - started
                 nodes += sum(share.nodes for share in shares)
