@@ -340,8 +340,8 @@ def test_too_many_lights_is_a_clear_error() -> None:
 
 
 def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeypatch) -> None:
-    """Looking ahead alongside the workers on every length: when it meets a program of the length they
-    search, that program is optimal and the workers stop; either way the answer is the proven one."""
+    """Looking ahead at the head start of every length: when it meets a program of the length the shares
+    search, that program is optimal and the shares stop; either way the answer is the proven one."""
     level = gridbot.load("lightbot:2")  # optimal at 8
     monkeypatch.setattr(solve_lightbot, "PARALLEL_AFTER", -1.0)
     monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", -1.0)
@@ -359,6 +359,7 @@ def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeyp
 
 
 SHARE_LOG: list[Path] = []  # where _logged_share writes (set before the worker processes fork)
+_plain_share = solve_lightbot._worker_share
 
 
 def _logged_share(t, L, *args):  # runs in the worker processes: they append what each share did to a file
@@ -366,9 +367,6 @@ def _logged_share(t, L, *args):  # runs in the worker processes: they append wha
     with SHARE_LOG[0].open("a") as out:
         out.write(f"{L} {int(result.finished)}\n")
     return result
-
-
-_plain_share = solve_lightbot._worker_share
 
 
 def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(monkeypatch, tmp_path) -> None:
@@ -395,3 +393,17 @@ def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(mo
     assert 0 < sum(L == 6 for L, _ in shares) < count  # started, then left: the jump
     assert [finished for L, finished in shares if L == 7] == [1] * count
     assert all(L <= 7 for L, _ in shares)
+
+
+def test_the_look_ahead_is_done_once_every_length_is_searched() -> None:
+    """Past the longest program the slot limits allow there is nothing to look at: done, so that a head
+    start waits for nothing (it would spin on a level the narrowed search cannot solve)."""
+    level = Level.parse("01\n\n>*")  # the light is on a step F cannot climb and J is needed
+    guesser = solve_lightbot._Guesser(level, solve_lightbot.tables(level), jit=True)
+    guesser.next = solve_lightbot.MAX_TOTAL
+    assert not guesser.done(1)
+    guesser.next = solve_lightbot.MAX_TOTAL + 1
+    assert guesser.done(1)
+    guesser.paths_tried = True
+    guesser.advance(10.0, 1, lambda nodes: None)
+    assert guesser.nodes == 0 and guesser.best is None

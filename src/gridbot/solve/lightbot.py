@@ -331,8 +331,10 @@ class _Guesser:
         self.paths_tried = not jit  # from_paths is compiled only; it declines levels of many lights itself
 
     def done(self, first: int) -> bool:
-        """Has the narrowed search ended every length from `first` below the best program known?"""
-        return self.best is not None and max(first, self.next) >= self.best.tokens
+        """Has the narrowed search ended every length from `first` below the best program known (or every
+        length there is)?"""
+        nxt = max(first, self.next)
+        return nxt > MAX_TOTAL or (self.best is not None and nxt >= self.best.tokens)
 
     def advance(self, seconds: float, first: int, report: Any) -> None:
         """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.
@@ -350,8 +352,6 @@ class _Guesser:
         while not self.done(first):
             first = max(first, self.next)
             if self.search is None or first > self.search.L:
-                if first > MAX_TOTAL:
-                    return
                 self.search = _Search(self.t, first, self.jit)
                 self.search.sc[kern.S_GUESS] = GUESS
             before = self.search.nodes
@@ -445,9 +445,14 @@ def solve(
         best = guesser.best
         return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
 
+    def submit(jobs: list[Any], L: int, share: int, count: int) -> None:
+        """Hand share `share` of `count` of length L to the worker processes."""
+        jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
+
+    pool: Any = None
+    stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
+
     with contextlib.ExitStack() as resources:
-        pool: ProcessPoolExecutor | None = None
-        stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
         try:
             while limit >= low:
 
@@ -484,8 +489,7 @@ def solve(
                     head_until = started + ahead
                     while shares_left and time.monotonic() < head_until and not guesser.done(low):
                         while shares_left and sum(not job.done() for job in jobs) < workers - 1:
-                            share = shares_left.pop(0)
-                            jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
+                            submit(jobs, L, shares_left.pop(0), count)
                         guesser.advance(min(SLICE, head_until - time.monotonic()), low, report_guess)
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                         if met_ahead() or jump_to() > L:
@@ -493,22 +497,23 @@ def solve(
                             break
                     if not stop.is_set():
                         for share in shares_left:
-                            jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
+                            submit(jobs, L, share, count)
                     while not all(job.done() for job in jobs):
                         wait(jobs, timeout=SLICE)
                         if not all_solutions and any(job.done() and job.result().programs for job in jobs):
                             stop.set()  # one program is all that is asked for
                         clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
                     shares = [job.result() for job in jobs]
-                    if stop.is_set() and not met_ahead() and not any(share.programs for share in shares):
-                        nodes += sum(share.nodes for share in shares)
-                        continue  # jumped: the next round searches one below the best program known
+                    jumped = stop.is_set() and not met_ahead() and not any(share.programs for share in shares)
                 else:
                     seconds = left()
                     deadline = None if seconds is None else time.monotonic() + seconds
                     shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
-                last = time.monotonic() - started
+                    jumped = False
                 nodes += sum(share.nodes for share in shares)
+                if jumped:
+                    continue  # the next round searches one below the best program known
+                last = time.monotonic() - started
                 if met_ahead():
                     return optimal_ahead()
                 found = _checked(level, [p for share in shares for p in share.programs])
