@@ -14,6 +14,8 @@ Layout shared with the Python side:
 - positions are r * width + c; `mv[pos, facing, 0 or 1]` is where F or J ends
   (gridbot.games.lightbot.Level.move, tabulated), `light[pos]` the light's
   index or -1, `full` the mask of every light (all made by board_arrays);
+  the interpreter keeps position and facing as one state pos * 4 + facing,
+  and `after[state, op]` (state_table) is the state after F, J, L or R;
 - walk ops 0..5 are F, J, L, R, call f1, call f2; bodies are rows of `wb`
   (main, f1, f2), `wlen` their lengths, `closed` whether a procedure has ended;
 - gap k of body p (before its k-th command) is number p * 13 + k;
@@ -108,6 +110,18 @@ def board_arrays(level: Level) -> tuple[np.ndarray, np.ndarray, int, int, int]:
     for i, (r, c) in enumerate(level.lights):
         light[r * w + c] = i
     return mv, light, (1 << len(level.lights)) - 1, level.start[0] * w + level.start[1], int(level.facing)
+
+
+def state_table(mv: np.ndarray) -> np.ndarray:
+    """`after[pos * 4 + facing, op]`: the state after walk op 0..3 (F, J, L, R), a position and facing as one
+    number. O(cells)."""
+    cells = mv.shape[0]
+    after = np.zeros((cells * 4, 4), np.int64)
+    for pos in range(cells):
+        for f in range(4):
+            moves = (mv[pos, f, 0] * 4 + f, mv[pos, f, 1] * 4 + f)
+            after[pos * 4 + f] = (*moves, pos * 4 + (f + 3) % 4, pos * 4 + (f + 1) % 4)
+    return after
 
 
 @njit(cache=True, _nrt=False)
@@ -336,7 +350,7 @@ def _undo(mark, sc, trail, vec, stack, recs, idx, closed, stamp):  # pragma: no 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _run(
-    mv, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work
+    after, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work
 ):  # pragma: no cover - compiled
     """Run the walk on from the state in sc[S_POS..] until a win is possible, a dead end, or an undecided slot.
 
@@ -357,8 +371,7 @@ def _run(
     """
     cur = sc[S_GEN]
     b = L - (wlen[0] + wlen[1] + wlen[2])
-    pos = sc[S_POS]
-    facing = sc[S_FACING]
+    state = sc[S_POS] * 4 + sc[S_FACING]  # position and facing in one number: a move or turn is one lookup
     proc = sc[S_PROC]
     pc = sc[S_PC]
     h = sc[S_H]
@@ -370,7 +383,7 @@ def _run(
     look = fresh
     while True:
         if look:
-            li = light[pos]
+            li = light[state >> 2]
             if li >= 0:
                 visited |= np.int64(1) << li
                 g = proc * GAPS_PER_BODY + pc
@@ -388,7 +401,7 @@ def _run(
                 if step >= stop_at:
                     return FAIL
             elif pc == 0 and proc != 0:  # a procedure entered: every endless run repeats one (see search)
-                c = ((pos * 4 + facing) * 3 + proc) * GAPS_PER_BODY + pc
+                c = state * 3 + proc  # pc is 0: a small table, kept in cache
                 i = idx[c]
                 if i < nrec and recs[0, i] == c:
                     # a repeat: from here the walk repeats with this period for ever, standing on no
@@ -428,10 +441,10 @@ def _run(
                 continue
             if proc == 0 and (wlen[0] >= lim[0] or b < 2):  # main ends here: no walk command fits
                 return FAIL
-            if (full & ~visited) & ~reach[pos]:
+            if (full & ~visited) & ~reach[state >> 2]:
                 return FAIL
-            sc[S_POS] = pos
-            sc[S_FACING] = facing
+            sc[S_POS] = state >> 2
+            sc[S_FACING] = state & 3
             sc[S_PROC] = proc
             sc[S_PC] = pc
             sc[S_H] = h
@@ -442,12 +455,8 @@ def _run(
         op = wb[proc, pc]
         pc += 1
         step += 1
-        if op <= 1:
-            pos = mv[pos, facing, op]
-        elif op == 2:
-            facing = (facing + 3) % 4
-        elif op == 3:
-            facing = (facing + 1) % 4
+        if op < 4:  # one branch for F, J, L and R: the op is a column of the table
+            state = after[state, op]
         else:
             if h >= cap:
                 return OVERFLOW
@@ -479,61 +488,70 @@ def _body_key(q, wb, wlen):  # pragma: no cover - compiled
 
 
 @njit(cache=True, _nrt=False)
-def _effect(q, state, mv, light, wb, wlen, mac, key):  # pragma: no cover - compiled
-    """Run procedure q (decided, closed, without recursion) from `state` = pos * 4 + facing: memoised
-    end state and the lights stood on during the call. O(commands run), once per state and bodies."""
-    if mac[M_KEY + q - 1, state] == key:
-        return
-    pos = state // 4
-    facing = state % 4
+def _call(q, state, after, light, wb, wlen):  # pragma: no cover - compiled
+    """Run procedure q (decided, closed, so without recursion: it returned) from `state`: the end state and
+    the lights stood on during the call. O(commands run)."""
     lit = np.int64(0)
     proc = q
     pc = 0
-    back_proc = 0
     back_pc = 0
-    depth = 0
     while True:
         if pc == wlen[proc]:
-            if depth == 0:
+            if proc == q:
                 break
-            depth = 0
-            proc = back_proc
+            proc = q  # back from the other procedure, which calls nothing (it returned too)
             pc = back_pc
             continue
         op = wb[proc, pc]
         pc += 1
-        if op <= 1:
-            pos = mv[pos, facing, op]
-            if light[pos] >= 0:
-                lit |= np.int64(1) << light[pos]
-        elif op == 2:
-            facing = (facing + 3) % 4
-        elif op == 3:
-            facing = (facing + 1) % 4
-        else:  # a call of the other procedure, which calls nothing back (no recursion)
-            back_proc = proc
+        if op < 4:
+            state = after[state, op]
+            li = light[state >> 2]
+            if op <= 1 and li >= 0:
+                lit |= np.int64(1) << li
+        else:
             back_pc = pc
-            depth = 1
             proc = op - 3
             pc = 0
-    mac[M_KEY + q - 1, state] = key
-    mac[M_END + q - 1, state] = pos * 4 + facing
-    mac[M_LIT + q - 1, state] = lit
+    return state, lit
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _macro(a, state, after, light, wb, wlen, closed, mac, key):  # pragma: no cover - compiled
+    """Macro step a (F, J, L, R, call f1, call f2) from `state`: the state after it (-1: a call of a
+    procedure not yet written) and the lights it stands on. A call's effect is memoised in `mac` per
+    state while the bodies have the same `key` (_body_key); key 0: run it, no memo. O(1) or O(commands)."""
+    if a < 4:
+        nxt = after[state, a]
+        li = light[nxt >> 2]
+        return nxt, (np.int64(1) << li) if a <= 1 and li >= 0 else np.int64(0)
+    q = a - 3
+    if wlen[q] == 0 or closed[q] == 0:
+        return np.int64(-1), np.int64(0)
+    if key == 0:
+        return _call(q, state, after, light, wb, wlen)
+    row = q - 1
+    if mac[M_KEY + row, state] != key:
+        end, lit = _call(q, state, after, light, wb, wlen)
+        mac[M_KEY + row, state] = key
+        mac[M_END + row, state] = end
+        mac[M_LIT + row, state] = lit
+    return mac[M_END + row, state], mac[M_LIT + row, state]
 
 
 @njit(cache=True, _nrt=False)
-def _reaches_all(pos, facing, todo, k, mv, light, many, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
-    """Can k more commands of main stand the robot on every light of `todo`? A breadth-first search
-    over states with the macro steps F, J, L, R and calls of the closed procedures (the union of the
-    lights each path stands on, a relaxation: one path must stand on them all). Only for a main with
-    no procedure under way and none to be written: see gridbot.solve.lightbot, cut 9.
-    O(states x 6 x depth), procedure effects memoised per state and bodies.
+def _reaches_all(start, todo, k, after, light, many, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
+    """Can k more commands of main stand the robot on every light of `todo`, from state `start`? A
+    breadth-first search over states with the macro steps F, J, L, R and calls of the closed procedures
+    (the union of the lights each path stands on, a relaxation: one path must stand on them all). Only
+    for a main with no procedure under way and none to be written: see gridbot.solve.lightbot, cut 9.
+    O(states x 6 x depth), procedure effects memoised per state and bodies when there are several steps.
     """
-    key1 = _body_key(1, wb, wlen)
-    key2 = _body_key(2, wb, wlen)
+    memo = k > 1  # one step from one state: each call runs once, a memo would not pay its keys
+    key1 = _body_key(1, wb, wlen) if memo else np.int64(0)
+    key2 = _body_key(2, wb, wlen) if memo else np.int64(0)
     sc[S_MARK] += 1
     mark = sc[S_MARK]
-    start = pos * 4 + facing
     mac[M_SEEN, start] = mark
     mac[M_QUEUE, 0] = start
     head = 0
@@ -543,32 +561,19 @@ def _reaches_all(pos, facing, todo, k, mv, light, many, wb, wlen, closed, mac, s
     last_first = 4 if many else 0
     for depth in range(k):
         level_end = tail
-        first = last_first if depth == k - 1 else 0
+        last = depth == k - 1
+        first = last_first if last else 0
         while head < level_end:
             state = mac[M_QUEUE, head]
             head += 1
-            p = state // 4
-            f = state % 4
             for a in range(first, 6):
-                if a <= 1:
-                    to = mv[p, f, a]
-                    if light[to] >= 0:
-                        reached |= np.int64(1) << light[to]
-                    nxt = to * 4 + f
-                elif a == 2:
-                    nxt = p * 4 + (f + 3) % 4
-                elif a == 3:
-                    nxt = p * 4 + (f + 1) % 4
-                else:
-                    q = a - 3
-                    if wlen[q] == 0 or closed[q] == 0:
-                        continue
-                    _effect(q, state, mv, light, wb, wlen, mac, key1 if q == 1 else key2)
-                    reached |= mac[M_LIT + q - 1, state]
-                    nxt = mac[M_END + q - 1, state]
+                nxt, lit = _macro(a, state, after, light, wb, wlen, closed, mac, key2 if a == 5 else key1)
+                if nxt < 0:
+                    continue
+                reached |= lit
                 if reached & todo == todo:
                     return True
-                if mac[M_SEEN, nxt] != mark:
+                if not last and mac[M_SEEN, nxt] != mark:
                     mac[M_SEEN, nxt] = mark
                     mac[M_QUEUE, tail] = nxt
                     tail += 1
@@ -660,6 +665,7 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
 @njit(cache=True, _nrt=False)
 def search(
     mv,
+    after,
     light,
     reach,
     full,
@@ -753,7 +759,9 @@ def search(
             fresh = False
         sc[S_NODES] += 1
         sc[S_GEN] += 1
-        r = _run(mv, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work)
+        r = _run(
+            after, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work
+        )
         if r == FOUND or r == OVERFLOW:  # noqa: SIM109 - numba compiles plain comparisons
             return r
         if r == BRANCH and sc[S_PROC] == 0 and wlen[1] > 0:
@@ -762,7 +770,7 @@ def search(
             k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
             todo = full & ~sc[S_VISITED]
             if (wlen[2] > 0 or k <= 2) and not _reaches_all(
-                sc[S_POS], sc[S_FACING], todo, k, mv, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
+                sc[S_POS] * 4 + sc[S_FACING], todo, k, after, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
             ):
                 r = FAIL
         if r == BRANCH:

@@ -166,6 +166,7 @@ class Tables:
     """The level as the kernel reads it (see gridbot.kernels.lightbot)."""
 
     mv: np.ndarray
+    after: np.ndarray
     light: np.ndarray
     reach: np.ndarray
     full: int
@@ -182,7 +183,7 @@ def tables(level: Level) -> Tables:
         )
     mv, light, full, start, facing = kern.board_arrays(level)
     lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
-    return Tables(mv, light, _reach(mv, light), full, start, facing, lim)
+    return Tables(mv, kern.state_table(mv), light, _reach(mv, light), full, start, facing, lim)
 
 
 def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
@@ -227,7 +228,7 @@ class _Search:
     def step(self, budget: int) -> int:
         t = self.t
         status = self.kernel(
-            t.mv, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
+            t.mv, t.after, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
             self.frames, self.sc, self.vec, self.idx, self.recs,
             self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, budget,
         )  # fmt: skip
