@@ -183,6 +183,44 @@ def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
     assert fast.stats["candidates"] == slow.stats["candidates"]
 
 
+def _with_leaf_runs(level: Level, max_length: int, shortcut: bool) -> tuple[object, dict[int, int]]:
+    """Solve in plain Python with the kernel's run of complete walks (_leaf) as it is, or always handing
+    over to the full run (_run); also what _leaf answered, counted."""
+    answers: dict[int, int] = {}
+    original = kern._leaf.py_func
+
+    def leaf(*args):
+        answer = original(*args) if shortcut else kern.UNDECIDED
+        answers[answer] = answers.get(answer, 0) + 1
+        return answer
+
+    with mock.patch.object(kern, "_leaf", leaf), mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):
+        result = solve(level, max_length=max_length, jit=False)
+    return result, answers
+
+
+def _same_search(a, b) -> bool:
+    keys = ("status", "length", "lower_bound", "program")
+    return [getattr(a, k) for k in keys] == [getattr(b, k) for k in keys] and a.stats == b.stats
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wider_levels())
+def test_complete_walks_are_decided_as_the_full_run_decides_them(level: Level) -> None:
+    quick, _ = _with_leaf_runs(level, 5, shortcut=True)
+    full, _ = _with_leaf_runs(level, 5, shortcut=False)
+    assert _same_search(quick, full)
+
+
+@pytest.mark.parametrize("name", ["lightbot:2", "lightbot:8"])
+def test_complete_walks_are_mostly_decided_without_the_full_run(name: str) -> None:
+    level = gridbot.load(name)
+    quick, answers = _with_leaf_runs(level, 9, shortcut=True)  # solved at 8: the winning walk is handed over
+    full, _ = _with_leaf_runs(level, 9, shortcut=False)
+    assert _same_search(quick, full) and quick.status == "optimal"
+    assert answers.get(kern.FAIL, 0) > answers.get(kern.UNDECIDED, 0) > 0
+
+
 def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
     gaps = [p * kern.GAPS_PER_BODY + k for p in range(3) for k in range(wlen[p] + 1)]
     for size in range(b + 1):

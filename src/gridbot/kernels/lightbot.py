@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 # results of search and _simulate
 EXHAUSTED, FOUND, PAUSED, BRANCH, FAIL, OVERFLOW = 0, 1, 2, 3, 4, 5
+UNDECIDED = 6  # _leaf: the robot has stood on every light, so the exact run must decide
 
 GAPS_PER_BODY = 13  # a body has at most 12 commands, so 13 gaps
 N_GAPS = 3 * GAPS_PER_BODY
@@ -80,6 +81,11 @@ N_SCALARS = 20
 M_KEY, M_END, M_LIT = 0, 2, 4  # + procedure - 1: the bodies' key, the end state, the lights passed
 M_SEEN, M_QUEUE = 6, 7
 M_ROWS = 8
+
+# rows of `leaf`, the scratch of _leaf: its loop records (per control the node that wrote it and the
+# record's index; per record its control and stack height) and its call stack
+L_GEN, L_IDX, L_CTRL, L_HEIGHT, L_PROC, L_PC = range(6)
+L_ROWS = 6
 
 # the guesses: no move that stands still the first time it runs (with GUESS_F2_STILL: outside f2,
 # where the optimal programs of levels 6 and 11 have such moves); programs of the shape the optimal
@@ -471,6 +477,88 @@ def _run(
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # pragma: no cover - compiled
+    """_run for a node whose walk is complete (one X left: no slot can be reached undecided), writing
+    nothing the search keeps: FAIL, OVERFLOW or UNDECIDED once the robot has stood on every light.
+
+    Most complete walks never stand on every light, and no win is possible before they do (see
+    _run), so neither gap vectors nor the trail are kept here: loop records and the call stack live
+    in `leaf` (records stamped with the node, so nothing is cleared), and the branch point's records
+    are read, not written. On UNDECIDED the caller runs the node with _run from the same state, so
+    every answer is _run's. O(steps).
+    """
+    cur = sc[S_GEN]
+    state = sc[S_POS] * 4 + sc[S_FACING]
+    proc = sc[S_PROC]
+    pc = sc[S_PC]
+    h = sc[S_H]
+    visited = sc[S_VISITED]
+    if visited == full:
+        return UNDECIDED
+    kept = sc[S_NREC]  # the branch point's records that still prove something
+    own = 0  # this run's records
+    for j in range(h):
+        leaf[L_PROC, j] = stack[0, j]
+        leaf[L_PC, j] = stack[1, j]
+    done1 = closed[1]
+    done2 = closed[2]
+    cap = stack.shape[1]
+    look = False  # the branch point's moment was looked at by the node that reached it
+    while True:
+        if look:
+            li = light[state >> 2]
+            if li >= 0:
+                visited |= np.int64(1) << li
+                if visited == full:
+                    return UNDECIDED
+            if pc == 0 and proc != 0:  # a procedure entered: a repeat fails, as in _run (cut 10)
+                c = state * 3 + proc
+                i = leaf[L_IDX, c]
+                if leaf[L_GEN, c] == cur and i < own and leaf[L_CTRL, i] == c:
+                    return FAIL
+                i = idx[c]
+                if i < kept and recs[0, i] == c:
+                    return FAIL
+                leaf[L_GEN, c] = cur
+                leaf[L_IDX, c] = own
+                leaf[L_CTRL, own] = c
+                leaf[L_HEIGHT, own] = h
+                own += 1
+        look = True
+        if pc == wlen[proc]:
+            if proc == 0:  # main ends: no walk command fits
+                return FAIL
+            if (done1 if proc == 1 else done2) == 0:  # closing is the only option (see _run)
+                if wlen[proc] == 0 or (sc[S_GUESS] & GUESS_LOOP and proc == 1):
+                    return FAIL
+                if proc == 1:
+                    done1 = 1
+                else:
+                    done2 = 1
+            h -= 1
+            proc = leaf[L_PROC, h]
+            pc = leaf[L_PC, h]
+            while own > 0 and leaf[L_HEIGHT, own - 1] > h:  # the stack went below them
+                own -= 1
+            if own == 0:
+                while kept > 0 and recs[1, kept - 1] > h:
+                    kept -= 1
+            continue
+        op = wb[proc, pc]
+        pc += 1
+        if op < 4:
+            state = after[state, op]
+        else:
+            if h >= cap:
+                return OVERFLOW
+            leaf[L_PROC, h] = proc
+            leaf[L_PC, h] = pc
+            h += 1
+            proc = op - 3
+            pc = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _body_key(q, wb, wlen):  # pragma: no cover - compiled
     """What a call of procedure q runs, as one exact number: its body (4 bits of length, 3 bits per op)
     and, when it calls the other procedure, that one's body too; plus one, so that 0 means none."""
@@ -687,6 +775,7 @@ def search(
     work,
     cs,
     mac,
+    leaf,
     budget,
 ):  # pragma: no cover - compiled
     """Depth-first search for a walk plus X commands of at most L commands that wins.
@@ -759,9 +848,30 @@ def search(
             fresh = False
         sc[S_NODES] += 1
         sc[S_GEN] += 1
-        r = _run(
-            after, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work
-        )
+        r = UNDECIDED
+        if not fresh and wlen[0] + wlen[1] + wlen[2] == L - 1:  # a complete walk: most never stand on every light
+            r = _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf)
+        if r == UNDECIDED:
+            r = _run(
+                after,
+                light,
+                reach,
+                full,
+                L,
+                lim,
+                wb,
+                wlen,
+                closed,
+                fresh,
+                sc,
+                vec,
+                idx,
+                recs,
+                stack,
+                trail,
+                stamp,
+                work,
+            )
         if r == FOUND or r == OVERFLOW:  # noqa: SIM109 - numba compiles plain comparisons
             return r
         if r == BRANCH and sc[S_PROC] == 0 and wlen[1] > 0:

@@ -223,6 +223,7 @@ class _Search:
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.cs = np.zeros((2, 3), np.int64)  # per procedure: call sites, and the sum of their bodies
         self.mac = np.zeros((kern.M_ROWS, t.mv.shape[0] * 4), np.int64)
+        self.leaf = np.zeros((kern.L_ROWS, max(t.mv.shape[0] * 12 + 1, kern.stack_size(controls))), np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
@@ -230,7 +231,7 @@ class _Search:
         status = self.kernel(
             t.mv, t.after, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
             self.frames, self.sc, self.vec, self.idx, self.recs,
-            self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, budget,
+            self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, self.leaf, budget,
         )  # fmt: skip
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
             raise AssertionError("call stack overflow in the Light-Bot search")
