@@ -306,6 +306,11 @@ def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - 
     return out
 
 
+def record_keys(cells: int) -> int:
+    """Loop records are keyed by state and procedure (state * 3 + procedure): the keys there are."""
+    return cells * 4 * 3
+
+
 def trail_rows(controls: int) -> int:
     """Rows the trail needs for a level of `controls` control states (see the module docstring)."""
     return (MAX_DEPTH + 1) * (N_GAPS + stack_size(controls) + 2 * (controls + 1) + 3)
@@ -352,6 +357,13 @@ def _undo(mark, sc, trail, vec, stack, recs, idx, closed, stamp):  # pragma: no 
             closed[i] = trail[t, 2]
         stamp[kind, i] = trail[t, 5]
     sc[S_TTOP] = t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _closing_fails(proc, wlen, guess):  # pragma: no cover - compiled
+    """Does closing procedure proc now end the search of this walk? An empty body (cut 3), or f1
+    without its loop in the guessing search."""
+    return wlen[proc] == 0 or (guess & GUESS_LOOP and proc == 1)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -407,7 +419,7 @@ def _run(
                 if step >= stop_at:
                     return FAIL
             elif pc == 0 and proc != 0:  # a procedure entered: every endless run repeats one (see search)
-                c = state * 3 + proc  # pc is 0: a small table, kept in cache
+                c = state * 3 + proc  # pc is 0: a small table (record_keys), kept in cache
                 i = idx[c]
                 if i < nrec and recs[0, i] == c:
                     # a repeat: from here the walk repeats with this period for ever, standing on no
@@ -432,7 +444,7 @@ def _run(
         if pc == wlen[proc]:
             if proc != 0 and not closed[proc] and (wlen[proc] >= lim[proc] or b < 2):
                 # no walk command fits: closing is the only option, taken here instead of in a node
-                if wlen[proc] == 0 or (sc[S_GUESS] & GUESS_LOOP and proc == 1):
+                if _closing_fails(proc, wlen, sc[S_GUESS]):
                     return FAIL
                 if stamp[T_CLOSED, proc] != cur:
                     _log(trail, sc, T_CLOSED, proc, closed[proc], 0, 0, stamp[T_CLOSED, proc])
@@ -529,7 +541,7 @@ def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # 
             if proc == 0:  # main ends: no walk command fits
                 return FAIL
             if (done1 if proc == 1 else done2) == 0:  # closing is the only option (see _run)
-                if wlen[proc] == 0 or (sc[S_GUESS] & GUESS_LOOP and proc == 1):
+                if _closing_fails(proc, wlen, sc[S_GUESS]):
                     return FAIL
                 if proc == 1:
                     done1 = 1
@@ -594,9 +606,8 @@ def _call(q, state, after, light, wb, wlen):  # pragma: no cover - compiled
         pc += 1
         if op < 4:
             state = after[state, op]
-            li = light[state >> 2]
-            if op <= 1 and li >= 0:
-                lit |= np.int64(1) << li
+            if op <= 1 and light[state >> 2] >= 0:
+                lit |= np.int64(1) << light[state >> 2]
         else:
             back_pc = pc
             proc = op - 3
@@ -853,25 +864,9 @@ def search(
             r = _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf)
         if r == UNDECIDED:
             r = _run(
-                after,
-                light,
-                reach,
-                full,
-                L,
-                lim,
-                wb,
-                wlen,
-                closed,
-                fresh,
-                sc,
-                vec,
-                idx,
-                recs,
-                stack,
-                trail,
-                stamp,
-                work,
-            )
+                after, light, reach, full, L, lim, wb, wlen, closed, fresh,
+                sc, vec, idx, recs, stack, trail, stamp, work,
+            )  # fmt: skip
         if r == FOUND or r == OVERFLOW:  # noqa: SIM109 - numba compiles plain comparisons
             return r
         if r == BRANCH and sc[S_PROC] == 0 and wlen[1] > 0:

@@ -215,7 +215,7 @@ class _Search:
         self.frames = np.zeros((kern.MAX_DEPTH, kern.N_FRAME), np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.vec = np.zeros(kern.N_GAPS, np.int64)
-        self.idx = np.zeros(controls, np.int64)
+        self.idx = np.zeros(kern.record_keys(t.mv.shape[0]), np.int64)
         self.recs = np.zeros((3, controls + 1), np.int64)
         self.stack = np.zeros((2, kern.stack_size(controls)), np.int64)
         self.trail = np.zeros((kern.trail_rows(controls), 6), np.int64)  # zero pages: only what is used is paid for
@@ -223,7 +223,9 @@ class _Search:
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.cs = np.zeros((2, 3), np.int64)  # per procedure: call sites, and the sum of their bodies
         self.mac = np.zeros((kern.M_ROWS, t.mv.shape[0] * 4), np.int64)
-        self.leaf = np.zeros((kern.L_ROWS, max(t.mv.shape[0] * 12 + 1, kern.stack_size(controls))), np.int64)
+        self.leaf = np.zeros(
+            (kern.L_ROWS, max(kern.record_keys(t.mv.shape[0]) + 1, kern.stack_size(controls))), np.int64
+        )
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
