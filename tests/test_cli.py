@@ -223,8 +223,8 @@ def test_unknown_game_level_or_file(args, fragment):
 def test_unreadable_level_file(tmp_path):
     path = tmp_path / "latin1.txt"
     path.write_bytes(b"S#\xff\n")
-    assert_one_line_error(invoke("run", "carrots", str(path), "F"), "cannot read level file")
-    assert_one_line_error(invoke("run", "carrots", str(tmp_path), "F"), "cannot read level file")
+    assert_one_line_error(invoke("run", "carrots", str(path), "F"), f"{path}:1:3: not UTF-8 text")
+    assert_one_line_error(invoke("run", "carrots", str(tmp_path), "F"), "cannot read level file", "directory")
 
 
 @pytest.mark.parametrize(
@@ -351,7 +351,7 @@ def test_solve_under_time_limit(fake_solver):
     assert result.exit_code == 0
     assert "carrots:02: solved, 4 tokens" in result.output
     assert "lengths up to 2 proven impossible" in result.output
-    assert fake_solver.calls[0][1]["time_limit"] == 1.5
+    assert 1.0 < fake_solver.calls[0][1]["time_limit"] <= 1.5  # what the command's start-up left of it
 
 
 def test_solve_timeout_exits_1_but_reports_every_level(fake_solver):

@@ -29,40 +29,67 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
 
 import click
 
 from gridbot import __version__, games, levels
-from gridbot.grid import GridbotError
+from gridbot.grid import GridbotError, plural
+from gridbot.solve.search import check_time_limit
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
 EPILOG = (
     "Exit status: 0 success; 1 a solve found no solution in time or an answer failed its re-check; "
-    "2 bad input or usage; 130 interrupted."
+    "2 bad input or usage; 130 interrupted; 143 terminated."
 )
+SOLVE_EPILOG = (
+    "Exit status: 0 every level solved or proven unsolvable; 1 no solution in time for some level, or an answer "
+    "failed its re-check; 2 bad input or usage; 130 interrupted; 143 terminated."
+)
+RUN_EPILOG = "Exit status: 0 the program ran, whatever its verdict; 2 bad input or usage; 130 interrupted."
+LEVELS_EPILOG = "Exit status: 0 the levels were listed; 2 unknown game or bad usage."
+PLAY_EPILOG = "Exit status: 0 a flag came; 1 no flag (the reason is on stderr); 2 bad usage; 130 interrupted."
+SERVE_EPILOG = "Exit status: 0 stopped after --max-sessions; 2 bad usage or the address cannot be used; 130 stopped."
 
 
 def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip()) or text
 
 
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """Report a usage error in one line, as every other bad input is reported, and exit with status 2."""
+    where = exc.ctx.command_path if exc.ctx is not None else "gridbot"
+    message = _one_line(exc.format_message()).rstrip(".")
+    click.echo(f"gridbot: {message[:1].lower()}{message[1:]} (see '{where} --help')", err=True)
+    raise click.exceptions.Exit(EXIT_BAD_INPUT)
+
+
 class _Group(click.Group):
-    """A command group that turns gridbot's own errors into one line and status 2."""
+    """A command group that turns gridbot's own errors and usage errors into one line and status 2."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            _usage_error(exc)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            _usage_error(exc)
         except GridbotError as exc:
             click.echo(f"gridbot: {_one_line(str(exc))}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
@@ -88,10 +115,17 @@ def cli() -> None:
     """Simulate and solve grid-robot puzzles, with proofs of optimality."""
 
 
+def _terminated(signum: int, frame: Any) -> NoReturn:
+    """SIGTERM: leave through every `with` block (worker processes are stopped there), then exit 143."""
+    raise SystemExit(EXIT_TERMINATED)
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point (`gridbot`)."""
+    started = time.monotonic()  # the command's clock: --time-limit counts from here
+    signal.signal(signal.SIGTERM, _terminated)
     try:
-        cli.main(args=argv, prog_name="gridbot")
+        cli.main(args=argv, prog_name="gridbot", obj={"started": started})
     except KeyboardInterrupt:  # outside a command, e.g. while importing
         sys.exit(EXIT_INTERRUPTED)
     raise AssertionError("click returns only through SystemExit")  # pragma: no cover
@@ -105,8 +139,8 @@ def _game(name: str) -> ModuleType:
 
 
 def _resolve_spec(spec: str, game: str) -> str:
-    """`GAME:NAME` and file paths pass through; a bare bundled name (`7`) becomes `game:7`."""
-    if ":" in spec or Path(spec).exists() or levels.bundled(game, spec) is None:
+    """`GAME:NAME`, `-` and file paths pass through; a bare bundled name (`7`) becomes `game:7`."""
+    if ":" in spec or spec == levels.STDIN or levels.is_file(spec) or levels.bundled(game, spec) is None:
         return spec
     return f"{game}:{spec}"
 
@@ -169,6 +203,39 @@ def _progress_display(enabled: bool, label: str) -> Iterator[Callable[[dict], No
         yield progress
 
 
+class _Seconds(click.ParamType):
+    """A positive number of seconds (no NaN, no zero or less)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
+        try:
+            return check_time_limit(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a positive number of seconds", param, ctx)
+
+
+SECONDS = _Seconds()
+
+
+def _command_started(ctx: click.Context) -> float:
+    """When the command started (`main` records it; a test runner's call starts now)."""
+    return (ctx.obj or {}).get("started", time.monotonic())
+
+
+def _time_left(time_limit: float | None, since: float) -> float | None:
+    """The time limit still left of one counted from `since`, never below a twentieth of it (the command's start-up
+    may have eaten it: the solver still gets a moment to return what it has)."""
+    if time_limit is None:
+        return None
+    return max(time_limit - (time.monotonic() - since), time_limit / 20)
+
+
+def _count(n: int, unit: str) -> str:
+    """`1 token`, `2 tokens`: `unit` is the plural."""
+    return plural(n, unit[:-1] if unit.endswith("s") else unit)
+
+
 def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
     verdict = game.run(level, solution).verdict
     if not verdict.won:
@@ -178,12 +245,12 @@ def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
 # ---------------------------------------------------------------- commands
 
 
-@cli.command(epilog=EPILOG)
+@cli.command(epilog=SOLVE_EPILOG)
 @click.argument("game")
 @click.argument("level_specs", metavar="LEVEL...", nargs=-1, required=True)
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="S",
     help="Seconds allowed per level; without it, search until proven optimal.",
@@ -191,7 +258,9 @@ def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal program (capped).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level.")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed of a randomised solver (pellet).")
+@click.pass_context
 def solve(
+    ctx: click.Context,
     game: str,
     level_specs: tuple[str, ...],
     time_limit: float | None,
@@ -201,8 +270,9 @@ def solve(
 ) -> None:
     """Find a shortest program for each LEVEL and prove it shortest.
 
-    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7) or a level file.
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
     """
+    since = _command_started(ctx)  # the first level's time counts from the command's start
     module = _game(game)
     extra = {} if seed is None else {"seed": seed}
     if extra and "seed" not in inspect.signature(module.solve).parameters:
@@ -214,8 +284,10 @@ def solve(
     failed = False
     for spec, level in loaded:
         name = _level_name(level, spec)
+        limit = _time_left(time_limit, since)
         with _progress_display(show_progress, f"solving {name}") as progress:
-            result = module.solve(level, time_limit=time_limit, all_solutions=all_solutions, progress=progress, **extra)
+            result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **extra)
+        since = time.monotonic()
         if result.status in ("optimal", "solved"):
             if result.solution is None:
                 _fail(f"the solver reported {result.status} for {name} without a program")
@@ -245,9 +317,9 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     proven = result.proven_impossible
     if result.status == "optimal":
         shortest = "proven shortest" if noun == "program" else f"every {noun} has this length"
-        lines.append(f"{name}: optimal, {result.length} {unit} ({shortest})")
+        lines.append(f"{name}: optimal, {_count(result.length, unit)} ({shortest})")
     elif result.status == "solved":
-        lines.append(f"{name}: solved, {result.length} {unit} (not proven shortest)")
+        lines.append(f"{name}: solved, {_count(result.length, unit)} (not proven shortest)")
     elif result.status == "unsolvable":
         lines.append(f"{name}: unsolvable (proven: no {noun} completes this level)")
     else:
@@ -270,7 +342,7 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     return "\n".join(lines)
 
 
-@cli.command(epilog=EPILOG)
+@cli.command(epilog=RUN_EPILOG)
 @click.argument("game")
 @click.argument("level_spec", metavar="LEVEL")
 @click.argument("program_words", metavar="PROGRAM", nargs=-1)
@@ -326,7 +398,11 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
         click.echo(f"program  {program}{size}")
     if trace:
         click.echo()
-        click.echo(module.format_trace(level, outcome, limit))
+        if hasattr(module, "trace_parts"):  # printed as it is made: a long trace is never held whole
+            for number, part in enumerate(module.trace_parts(level, outcome, limit)):
+                click.echo(f"\n{part}" if number else part)
+        else:
+            click.echo(module.format_trace(level, outcome, limit))
         click.echo()
     click.echo(f"verdict  {verdict}")
     for key, value in extra.items():
@@ -334,16 +410,20 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
             click.echo(f"{key:<8} {value}")
 
 
-@cli.command(name="levels", epilog=EPILOG)
+@cli.command(name="levels", epilog=LEVELS_EPILOG)
 @click.argument("game", required=False)
 def list_levels(game: str | None) -> None:
     """List bundled levels as GAME:NAME, of GAME or of every game."""
     names = [_game(game).NAME] if game else list(games.GAMES)
+    rows = []
     for game_name in names:
         for stem in levels.names(game_name):
             spec = f"{game_name}:{stem}"
-            dims, size = _size_info(levels.load(spec))
-            click.echo(f"{spec:<16} {dims:<9} {size}".rstrip())
+            rows.append((spec, *_size_info(levels.load(spec))))
+    first = max((len(spec) for spec, _, _ in rows), default=0) + 2
+    second = max((len(dims) for _, dims, _ in rows), default=0) + 2
+    for spec, dims, size in rows:
+        click.echo(f"{spec:<{first}}{dims:<{second}}{size}".rstrip())
 
 
 def _size_info(level: Any) -> tuple[str, str]:
@@ -369,12 +449,12 @@ def _size_option(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-@cli.group(epilog=EPILOG)
+@cli.group()
 def pellet() -> None:
     """Pellet Eater over TCP: the game server (`serve`) and a client that solves it (`play`)."""
 
 
-@pellet.command(epilog=EPILOG)
+@pellet.command(epilog=SERVE_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=5555, show_default=True, help="0: any free port.")
 @click.option(
@@ -382,7 +462,7 @@ def pellet() -> None:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     metavar="S",
@@ -443,11 +523,11 @@ def serve(
         raise GridbotError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
 
 
-@pellet.command(epilog=EPILOG)
+@pellet.command(epilog=PLAY_EPILOG)
 @click.argument("address", metavar="HOST:PORT")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="S",
     help="Seconds the solver may spend per board (default: no limit).",
@@ -455,7 +535,7 @@ def serve(
 @click.option("--seed", type=int, default=0, show_default=True, metavar="N", help="Seed of the solver.")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=60.0,
     show_default=True,
     metavar="S",

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -120,14 +120,19 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def trace_text(start: str, shown: Sequence[Any], limit: int, show: Callable[[Any], str], ending: str) -> str:
-    """A run as text: the start picture, `show(step)` for at most `limit` steps, a cut mark, then `ending`.
+def trace_parts(start: str, steps: Iterable[Any], limit: int, show: Callable[[Any], str], ending: str) -> Iterator[str]:
+    """A run as text, piece by piece: the start picture, `show(step)` for at most `limit` steps, a cut mark, then
+    `ending`. `steps` is consumed lazily (at most limit + 1 of it), so a long trace is printed as it is made, in
+    memory of one step. O(limit) pieces."""
+    yield f"step 0: start\n{start}"
+    for number, step in enumerate(steps):
+        if number == limit:
+            yield f"... (trace cut after {plural(limit, 'step')})"
+            break
+        yield show(step)
+    yield ending
 
-    `shown` holds up to limit + 1 steps, so that a cut run can be told from one that ended. O(limit).
-    """
-    parts = [f"step 0: start\n{start}"]
-    parts += [show(step) for step in shown[:limit]]
-    if len(shown) > limit:
-        parts.append(f"... (trace cut after {plural(limit, 'step')})")
-    parts.append(ending)
-    return "\n\n".join(parts)
+
+def trace_text(start: str, steps: Iterable[Any], limit: int, show: Callable[[Any], str], ending: str) -> str:
+    """`trace_parts` joined by blank lines."""
+    return "\n\n".join(trace_parts(start, steps, limit, show, ending))

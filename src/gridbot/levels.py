@@ -1,20 +1,34 @@
-"""Bundled levels, addressed as `GAME:NAME` (`carrots:7`), and level files.
+"""Bundled levels, addressed as `GAME:NAME` (`carrots:7`), level files, and standard input (`-`).
 
 >>> import gridbot
 >>> gridbot.load("carrots:1").size
 3
+
+Level text is read with a cap (`max_bytes`, by default what the game's format
+can hold) and without waiting for ever: a pipe or device that sends nothing
+for `READ_TIMEOUT` seconds, or more than the cap, is an error, never a hang or
+a runaway allocation.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import select
+import stat
+import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from gridbot import games
-from gridbot.grid import GridbotError, LevelError
+from gridbot.grid import MAX_GRID_SIDE, GridbotError, LevelError
 
 LEVEL_SUFFIXES = (".txt", ".in")
+# Two grids at the largest side (Light-Bot has heights and markers), with room for comments: no level is larger.
+MAX_LEVEL_BYTES = 4 * (MAX_GRID_SIDE + 2) ** 2
+READ_TIMEOUT = 10.0  # seconds a pipe may stay silent before reading gives up
+STDIN = "-"
 
 
 def names(game: str) -> list[str]:
@@ -41,12 +55,93 @@ def bundled(game: str, wanted: str) -> str | None:
     return None
 
 
-def read_text(spec: str, game: str | None = None) -> tuple[str, str, str]:
-    """(game, display name, text) of a level given as `GAME:NAME` or as a file path."""
-    if ":" in spec and not Path(spec).exists():
+def is_file(spec: str | os.PathLike[str]) -> bool:
+    """Does `spec` name something that exists on disk? False, not an error, for names the system refuses."""
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        return False
+
+
+def max_bytes(game: str) -> int:
+    """The largest level text `game` reads: its module's MAX_LEVEL_BYTES, else the shared cap."""
+    return int(getattr(games.get(game), "MAX_LEVEL_BYTES", MAX_LEVEL_BYTES))
+
+
+def _limit_text(limit: int) -> str:
+    return f"{limit / 2**20:.0f} MiB" if limit >= 2**20 else f"{limit} bytes"
+
+
+def read_capped(stream: BinaryIO | int, limit: int, source: str, timeout: float | None = READ_TIMEOUT) -> bytes:
+    """At most `limit` bytes from a file object or descriptor, up to its end; GridbotError past the cap or after
+    `timeout` seconds without data (None: wait as long as it takes, for a person typing at a terminal). O(limit)
+    memory."""
+    fd = stream if isinstance(stream, int) else stream.fileno()
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        try:
+            ready, _, _ = select.select([fd], [], [], timeout)
+        except (OSError, ValueError):  # not selectable (a regular file on some systems): read blocks briefly anyway
+            ready = [fd]
+        if not ready:
+            raise GridbotError(f"cannot read level {source!r}: nothing arrived for {timeout or 0:g} s")
+        try:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        except BlockingIOError:
+            continue
+        except OSError as exc:
+            raise GridbotError(f"cannot read level {source!r}: {exc.strerror or exc}") from None
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise GridbotError(f"level {source!r} is larger than {_limit_text(limit)}, the most this game reads")
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 text; LevelError naming the line and column of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise LevelError("not UTF-8 text", line, column, source) from None
+
+
+def read_file(path: str | os.PathLike[str], limit: int = MAX_LEVEL_BYTES, timeout: float = READ_TIMEOUT) -> str:
+    """The text of a level file, pipe or device, read with a cap (see read_capped); GridbotError if it cannot be
+    read. Opening does not block: a FIFO nobody writes to is given up after `timeout` seconds."""
+    source = os.fspath(path)
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        why = "name too long" if exc.errno == errno.ENAMETOOLONG else (exc.strerror or str(exc))
+        shown = source if len(source) <= 80 else source[:77] + "..."
+        raise GridbotError(f"cannot read level file {shown!r}: {why}") from None
+    except ValueError as exc:  # e.g. an embedded NUL
+        raise GridbotError(f"cannot read level file: {exc}") from None
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise GridbotError(f"cannot read level file {source!r}: it is a directory")
+        data = read_capped(fd, limit, source, timeout)
+    finally:
+        os.close(fd)
+    return decode(data, source)
+
+
+def read_text(spec: str | os.PathLike[str], game: str | None = None) -> tuple[str, str, str]:
+    """(game, display name, text) of a level given as `GAME:NAME`, a file path, or `-` (standard input)."""
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"a level is named by a str or a path, not {type(spec).__name__}")
+    if ":" in spec and not is_file(spec):
         game_name, wanted = spec.split(":", 1)
         if game is not None and game_name.lower() != game.lower():
             raise GridbotError(f"level {spec!r} belongs to {game_name}, not {game}")
+        games.get(game_name)
         folder = resources.files("gridbot") / "data" / game_name.lower()
         for stem in names(game_name):
             if _matches(stem, wanted):
@@ -55,17 +150,18 @@ def read_text(spec: str, game: str | None = None) -> tuple[str, str, str]:
                     if f.is_file():
                         return game_name.lower(), f"{game_name.lower()}:{stem}", f.read_text()
         raise GridbotError(f"no bundled level {spec!r} (see `gridbot levels {game_name}`)")
-    path = Path(spec)
     if game is None:
         raise GridbotError(f"name the game of level file {spec!r}")
-    try:
-        return game.lower(), spec, path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GridbotError(f"cannot read level file {spec!r}: {exc}") from exc
+    games.get(game)
+    if spec == STDIN:
+        wait = None if sys.stdin.isatty() else READ_TIMEOUT  # a person typing takes the time they need
+        text = decode(read_capped(sys.stdin.buffer, max_bytes(game), "<stdin>", wait), "<stdin>")
+        return game.lower(), "<stdin>", text
+    return game.lower(), spec, read_file(spec, max_bytes(game))
 
 
-def load(spec: str, game: str | None = None) -> Any:
-    """Parse a level given as `GAME:NAME` or (with `game`) a file path."""
+def load(spec: str | os.PathLike[str], game: str | None = None) -> Any:
+    """Parse a level given as `GAME:NAME`, `-` (standard input) or (with `game`) a file path."""
     game_name, name, text = read_text(spec, game)
     try:
         return games.get(game_name).Level.parse(text, name=name)

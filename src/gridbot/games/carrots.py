@@ -21,7 +21,8 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows, trace_text
+from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "carrots"
@@ -435,14 +436,20 @@ def steps(level: Level, program: Program) -> Iterator[Step]:
             return
 
 
-def format_trace(level: Level, result: Run, limit: int = 200) -> str:
-    """The board after each step, as text, for at most `limit` steps."""
+def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
+    """The board after each step, as text, for at most `limit` steps,
+    piece by piece as it is made (see gridbot.grid.trace_parts)."""
     start = level.picture(level.initial_marks | (1 << level.start), level.start_state)
 
     def show(s: Step) -> str:
         return f"step {s.number}: {s.op}\n{level.picture(s.marks, (s.square, s.facing))}"
 
-    return trace_text(start, result.trace(limit + 1), limit, show, str(result.verdict))
+    return _trace_parts(start, steps(level, result.program), limit, show, str(result.verdict))
+
+
+def format_trace(level: Level, result: Run, limit: int = 200) -> str:
+    """The whole trace of `trace_parts` as one text."""
+    return "\n\n".join(trace_parts(level, result, limit))
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:

@@ -27,7 +27,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, grid_rows, trace_text
+from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
+from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "lightbot"
@@ -338,14 +339,20 @@ def picture(level: Level, position: Position, facing: int, lit: int) -> str:
     return "\n".join("".join(row) for row in grid)
 
 
-def format_trace(level: Level, result: Run, limit: int = 200) -> str:
-    """The level after each step, as text, for at most `limit` steps."""
+def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
+    """The level after each step, as text, for at most `limit` steps,
+    piece by piece as it is made (see gridbot.grid.trace_parts)."""
 
     def show(s: Step) -> str:
         return f"step {s.number}: {s.op} (calls under way: {s.depth})\n{picture(level, s.position, s.facing, s.lit)}"
 
     start = picture(level, level.start, level.facing, 0)
-    return trace_text(start, result.trace(limit + 1), limit, show, str(result.verdict))
+    return _trace_parts(start, steps(level, result.program), limit, show, str(result.verdict))
+
+
+def format_trace(level: Level, result: Run, limit: int = 200) -> str:
+    """The whole trace of `trace_parts` as one text."""
+    return "\n\n".join(trace_parts(level, result, limit))
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:

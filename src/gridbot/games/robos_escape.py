@@ -32,7 +32,8 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows, trace_text
+from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "robos_escape"
@@ -234,8 +235,9 @@ def picture(grid: tuple[str, ...], position: Position, facing: int) -> str:
     return "\n".join("".join(row).rstrip() for row in rows)
 
 
-def format_trace(level: Level, result: Run, limit: int = 200) -> str:
-    """The grid after each step, as text, for at most `limit` steps."""
+def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
+    """The grid after each step, as text, for at most `limit` steps,
+    piece by piece as it is made (see gridbot.grid.trace_parts)."""
 
     def show(s: Step) -> str:
         return f"step {s.number}: {s.op} (coins {s.coins})\n{picture(s.grid, s.position, s.facing)}"
@@ -243,7 +245,12 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     ending = f"escaped at step {result.verdict.step}" if result.verdict.won else f"failed: {result.reason}"
     score = f", score {result.score}" if result.score is not None else ""
     start = picture(level.rows, level.start, int(Direction.SOUTH))
-    return trace_text(start, result.trace(limit + 1), limit, show, f"{ending}; coins {result.coins}{score}")
+    return _trace_parts(start, steps(level, result.program), limit, show, f"{ending}; coins {result.coins}{score}")
+
+
+def format_trace(level: Level, result: Run, limit: int = 200) -> str:
+    """The whole trace of `trace_parts` as one text."""
+    return "\n\n".join(trace_parts(level, result, limit))
 
 
 def run_fields(result: Run) -> dict[str, int | str | None]:

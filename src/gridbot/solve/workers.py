@@ -1,0 +1,89 @@
+"""Worker processes for the solvers' shares: a pool that never outlives its parent.
+
+`local_pool(n)` gives a concurrent.futures executor of n forked processes and
+a stop event the workers can read (`stop_requested()`), e.g. between kernel
+calls. Whatever ends the parent, the workers end with it:
+
+- leaving the `with` block (normally, by an exception, Ctrl-C or SIGTERM
+  turned into an exception by the CLI) stops and terminates them at once;
+- if the parent dies without cleaning up (SIGKILL), the kernel sends each
+  worker SIGKILL (Linux `PR_SET_PDEATHSIG`), so none is left orphaned;
+- workers ignore SIGINT: Ctrl-C in a terminal reaches the whole process group,
+  and only the parent should answer it (no worker traceback).
+
+>>> with local_pool(1) as (pool, stop):
+...     pool.submit(sum, [1, 2, 3]).result()
+6
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+_PR_SET_PDEATHSIG = 1
+_stop_event: Any = None  # in a worker process: the pool's stop event, inherited at fork
+
+
+def cores() -> int:
+    """The number of processors this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this process when its parent dies (Linux); exit now if it is already gone."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _start_worker(parent: int, stop: Any) -> None:
+    global _stop_event  # per worker process, set once at its start: the one way to hand it an inherited Event
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
+    _stop_event = stop
+
+
+def stop_requested() -> bool:
+    """In a worker: has the parent asked the shares to stop? (False outside a pool.)"""
+    return _stop_event is not None and _stop_event.is_set()
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.join(5)
+
+
+@contextlib.contextmanager
+def local_pool(workers: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
+    """(executor, stop event) of `workers` forked processes, terminated when the block is left.
+
+    Forked, so that the workers inherit compiled kernels and the stop event.
+    A normal exit waits for nothing: any share still running is stopped.
+    """
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), stop))
+    try:
+        yield pool, stop
+    finally:
+        stop.set()
+        _terminate(pool)
