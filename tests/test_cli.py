@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -241,8 +243,32 @@ def test_unreadable_level_file(tmp_path):
 )
 def test_usage_errors_exit_2(args):
     result = invoke(*args)
-    assert result.exit_code == 2
-    assert "Traceback" not in result.output
+    assert_one_line_error(result, "--help")
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "-inf"])
+def test_a_time_limit_that_is_not_a_positive_number_is_refused(value):
+    assert_one_line_error(invoke("solve", "carrots", "carrots:1", "--time-limit", value), "--time-limit")
+
+
+def test_each_command_describes_its_own_exit_status():
+    solve_help, run_help, levels_help = (invoke(command, "--help").output for command in ("solve", "run", "levels"))
+    assert "no solution in time" in solve_help
+    assert "whatever its verdict" in run_help and "no solution" not in run_help
+    assert "listed" in levels_help and "no solution" not in levels_help
+    assert "a flag came" in invoke("pellet", "play", "--help").output
+
+
+def test_levels_columns_line_up():
+    lines = invoke("levels").output.splitlines()
+    starts = {line.index(line.split()[1]) for line in lines if len(line.split()) > 1}
+    assert len(starts) == 1, starts  # the second column starts at the same place on every line
+
+
+def test_a_length_of_one_is_singular(fake_solver, tmp_path):
+    fake_solver.make = lambda level: fake_result(level, program="F")
+    (tmp_path / "two.txt").write_text("S#\n")
+    assert "optimal, 1 token (" in invoke("solve", "carrots", str(tmp_path / "two.txt")).output
 
 
 def test_help_documents_exit_status():
@@ -433,3 +459,19 @@ def test_solve_first_boards_json():
         assert carrots.run(gridbot.load(name), program).verdict.won
         assert isinstance(row["stats"], dict) and "candidates" in row["stats"]
         assert isinstance(row["seconds"], float | int)
+
+
+def test_sigterm_ends_a_long_solve_with_status_143_and_no_traceback(tmp_path):
+    board = tmp_path / "big.txt"
+    board.write_text("S" + "#" * 29 + "\n" + "\n".join(["#" * 30] * 29) + "\n")  # no proof in sight
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gridbot.cli", "solve", "carrots", str(board)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143
+    assert "Traceback" not in err

@@ -1,0 +1,211 @@
+"""Reading input with caps, time limits that are numbers, the memory budget, and worker processes that end with
+their parent (issue 15's shared ground)."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import gridbot
+from gridbot import levels
+from gridbot.grid import GridbotError, LevelError
+from gridbot.solve import search, workers
+from gridbot.solve.search import Clock, check_time_limit
+
+# ---------------------------------------------------------------- reading levels
+
+
+def test_a_path_object_loads_like_its_text(tmp_path: Path) -> None:
+    path = tmp_path / "board.txt"
+    path.write_text("S##\n")
+    assert gridbot.load(path, "carrots") == gridbot.load(str(path), "carrots")
+
+
+def test_a_level_named_by_something_else_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="not int"):
+        gridbot.load(7, "carrots")  # type: ignore[arg-type]
+
+
+def test_an_endless_device_is_cut_at_the_cap() -> None:
+    started = time.monotonic()
+    with pytest.raises(GridbotError, match="larger than"):
+        levels.read_file("/dev/zero", limit=1 << 20)
+    assert time.monotonic() - started < 5
+
+
+def test_the_cap_is_the_formats_size() -> None:
+    assert levels.max_bytes("carrots") >= (gridbot.grid.MAX_GRID_SIDE + 1) ** 2  # a full board fits
+
+
+def test_a_fifo_nobody_writes_to_is_given_up(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    with pytest.raises(GridbotError, match="nothing arrived"):
+        levels.read_file(fifo, timeout=0.3)
+    assert time.monotonic() - started < 3
+
+
+def test_a_fifo_is_read_when_its_writer_comes(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        time.sleep(0.2)
+        with open(fifo, "w") as f:
+            f.write("S#\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert levels.read_file(fifo, timeout=5) == "S#\n"
+    writer.join()
+
+
+def test_a_name_too_long_for_the_system_is_one_clear_error() -> None:
+    with pytest.raises(GridbotError, match="name too long"):
+        gridbot.load("a" * 5000, "carrots")
+    assert not levels.is_file("a" * 5000)
+
+
+def test_text_that_is_not_utf8_names_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"S#\n#\xff#\n")
+    with pytest.raises(LevelError) as caught:
+        gridbot.load(path, "carrots")
+    assert (caught.value.line, caught.value.column) == (2, 2)
+
+
+def test_standard_input_is_read_with_the_cap() -> None:
+    code = "import gridbot; print(gridbot.load('-', 'carrots').size)"
+    done = subprocess.run([sys.executable, "-c", code], input="S##\n", capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "3", done.stderr
+
+
+# ---------------------------------------------------------------- time limits
+
+
+@pytest.mark.parametrize("bad", [float("nan"), 0, -1, -math.inf, "soon", [1]])
+def test_a_time_limit_must_be_a_positive_number(bad: object) -> None:
+    with pytest.raises(ValueError, match="time_limit"):
+        check_time_limit(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Clock(bad)  # type: ignore[arg-type]
+
+
+def test_an_infinite_time_limit_is_none() -> None:
+    assert check_time_limit(math.inf) is None and Clock(math.inf).deadline is None
+    assert check_time_limit(2) == 2.0
+
+
+@pytest.mark.parametrize("game", ["carrots", "lightbot", "torch_cave", "bender", "pellet", "robos_escape"])
+def test_every_solver_refuses_a_negative_time_limit(game: str) -> None:
+    module = gridbot.games.get(game)
+    level = gridbot.load(f"{game}:{levels.names(game)[0]}")
+    with pytest.raises(ValueError):
+        module.solve(level, time_limit=-1)
+
+
+# ---------------------------------------------------------------- memory
+
+
+def test_the_budget_respects_the_address_space_limit() -> None:
+    code = textwrap.dedent(
+        """
+        import resource
+        from gridbot.solve.search import memory_budget
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+        print(memory_budget(), memory_budget(0.5))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    whole, half = map(int, done.stdout.split() or done.stderr.split()[-2:])
+    assert 0 < whole < 2**30  # half of what is left of 2 GiB at most
+    assert abs(half - whole // 2) <= 1
+
+
+def test_the_budget_respects_a_cgroup_limit(tmp_path: Path) -> None:
+    own = tmp_path / "self_cgroup"
+    own.write_text("4:memory:/box/inner\n0::/\n")
+    inner = tmp_path / "memory" / "box" / "inner"
+    inner.mkdir(parents=True)
+    (inner / "memory.limit_in_bytes").write_text(str(9223372036854771712))  # no limit here
+    (inner.parent / "memory.limit_in_bytes").write_text(str(3 * 2**30))  # but 3 GiB for the parent group
+    (inner.parent / "memory.usage_in_bytes").write_text(str(2**30))
+    assert search._cgroup_room(tmp_path, own) == 2 * 2**30
+    v2 = tmp_path / "v2"
+    (v2 / "job").mkdir(parents=True)
+    (v2 / "cgroup.controllers").write_text("memory\n")
+    (v2 / "job" / "memory.max").write_text("max\n")
+    (v2 / "memory.max").write_text(str(2**30))
+    (v2 / "memory.current").write_text(str(2**28))
+    own.write_text("0::/job\n")
+    assert search._cgroup_room(v2, own) == 2**30 - 2**28
+
+
+def test_the_budget_has_a_ceiling() -> None:
+    assert 0 < search.memory_budget() <= search.MAX_BUDGET
+
+
+# ---------------------------------------------------------------- worker processes
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+POOL_SCRIPT = textwrap.dedent(
+    """
+    import time
+    from gridbot.solve.workers import local_pool
+    with local_pool(2) as (pool, stop):
+        jobs = [pool.submit(time.sleep, 60) for _ in range(2)]
+        time.sleep(1.0)
+        print("ready", flush=True)
+        time.sleep(60)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["kill", "interrupt"])
+def test_workers_do_not_outlive_their_parent(how: str) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", POOL_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert parent.stdout.readline().strip() == "ready"
+    children = _children(parent.pid)
+    assert len(children) >= 2
+    parent.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(c) for c in children)
+    if how == "interrupt":  # only the parent's own KeyboardInterrupt, no worker's
+        assert parent.stderr.read().count("KeyboardInterrupt") <= 1
+
+
+def test_the_stop_event_reaches_the_workers() -> None:
+    with workers.local_pool(1) as (pool, stop):
+        assert pool.submit(workers.stop_requested).result() is False
+        stop.set()
+        assert pool.submit(workers.stop_requested).result() is True
