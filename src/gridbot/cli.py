@@ -392,7 +392,7 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
         data.update(extra)
         click.echo(_dumps(data))
         return
-    size = f"  ({tokens} token{'' if tokens == 1 else 's'})" if tokens is not None else ""
+    size = f"  ({_count(tokens, getattr(module, 'UNIT', 'tokens'))})" if tokens is not None else ""
     click.echo(f"level    {name}")
     if program_words or not optional:
         click.echo(f"program  {program}{size}")
@@ -412,26 +412,39 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
 
 @cli.command(name="levels", epilog=LEVELS_EPILOG)
 @click.argument("game", required=False)
-def list_levels(game: str | None) -> None:
-    """List bundled levels as GAME:NAME, of GAME or of every game."""
+@click.option("--search", metavar="TEXT", help="Only levels whose name, title or author contains TEXT (any case).")
+def list_levels(game: str | None, search: str | None) -> None:
+    """List bundled levels as GAME:NAME, of GAME or of every game, with size, title and author where known."""
     names = [_game(game).NAME] if game else list(games.GAMES)
     rows = []
     for game_name in names:
+        noun = getattr(games.get(game_name), "SIZE", None)
         for stem in levels.names(game_name):
             spec = f"{game_name}:{stem}"
-            rows.append((spec, *_size_info(levels.load(spec))))
-    first = max((len(spec) for spec, _, _ in rows), default=0) + 2
-    second = max((len(dims) for _, dims, _ in rows), default=0) + 2
-    for spec, dims, size in rows:
-        click.echo(f"{spec:<{first}}{dims:<{second}}{size}".rstrip())
+            level = levels.load(spec)
+            about = _about(level)
+            if search and search.lower() not in f"{spec} {about}".lower():
+                continue
+            rows.append((spec, *_size_info(level, noun), about))
+    widths = [max((len(row[k]) for row in rows), default=0) + 2 for k in range(3)]
+    for row in rows:
+        click.echo(("".join(f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False)) + row[3]).rstrip())
 
 
-def _size_info(level: Any) -> tuple[str, str]:
-    """("WIDTHxHEIGHT", "size N") of a level, each empty when the level does not say."""
+def _size_info(level: Any, noun: str | None = None) -> tuple[str, str]:
+    """("WIDTHxHEIGHT", "size N" or "N nouns") of a level, each empty when the level does not say."""
     rows = getattr(level, "rows", None)
     dims = f"{max(len(r) for r in rows)}x{len(rows)}" if rows else ""
     size = getattr(level, "size", None)
-    return dims, f"size {size}" if isinstance(size, int) else ""
+    if not isinstance(size, int):
+        return dims, ""
+    return dims, plural(size, noun) if noun else f"size {size}"
+
+
+def _about(level: Any) -> str:
+    """A level's title and author, `"Title" by author`, or '' when it has neither."""
+    title, author = getattr(level, "title", ""), getattr(level, "author", "")
+    return (f'"{title}"' if title else "") + (f" by {author}" if author else "")
 
 
 # ---------------------------------------------------------------- pellet: the game server and its client

@@ -13,6 +13,9 @@ a runaway allocation.
 from __future__ import annotations
 
 import errno
+import functools
+import gzip
+import json
 import os
 import select
 import stat
@@ -31,14 +34,32 @@ READ_TIMEOUT = 10.0  # seconds a pipe may stay silent before reading gives up
 STDIN = "-"
 
 
+BUNDLE = "levels.json.gz"  # a game with many levels ships them in one file: {name: level text}
+
+
+def _natural(name: str) -> tuple[int, int, str]:
+    """Sort key: numbers in numeric order (`2` before `10`), before other names."""
+    head = name.split("_")[0]
+    return (0, int(head), name) if head.isdigit() else (1, 0, name)
+
+
+@functools.cache
+def _bundle(game: str) -> dict[str, str]:
+    """The levels of `game`'s bundle file (name -> text), or {} when it has none. Read once per process."""
+    f = resources.files("gridbot") / "data" / game / BUNDLE
+    if not f.is_file():
+        return {}
+    return json.loads(gzip.decompress(f.read_bytes()))
+
+
 def names(game: str) -> list[str]:
-    """Names of the bundled levels of `game`, in order."""
+    """Names of the bundled levels of `game`, in order (numbers in numeric order)."""
     games.get(game)
     folder = resources.files("gridbot") / "data" / game.lower()
     if not folder.is_dir():
         return []
-    found = [Path(f.name) for f in folder.iterdir() if Path(f.name).suffix in LEVEL_SUFFIXES]
-    return sorted(p.stem for p in found)
+    found = {Path(f.name).stem for f in folder.iterdir() if Path(f.name).suffix in LEVEL_SUFFIXES}
+    return sorted(found | set(_bundle(game.lower())), key=_natural)
 
 
 def _matches(stem: str, wanted: str) -> bool:
@@ -145,6 +166,9 @@ def read_text(spec: str | os.PathLike[str], game: str | None = None) -> tuple[st
         folder = resources.files("gridbot") / "data" / game_name.lower()
         for stem in names(game_name):
             if _matches(stem, wanted):
+                bundle = _bundle(game_name.lower())
+                if stem in bundle:
+                    return game_name.lower(), f"{game_name.lower()}:{stem}", bundle[stem]
                 for suffix in LEVEL_SUFFIXES:
                     f = folder / (stem + suffix)
                     if f.is_file():

@@ -19,7 +19,7 @@ from types import ModuleType
 
 from gridbot.grid import GridbotError
 
-GAMES = ("carrots", "pellet", "torch_cave", "bender", "lightbot", "robos_escape")
+GAMES = ("carrots", "pellet", "torch_cave", "bender", "lightbot", "robos_escape", "robozzle")
 
 
 def get(name: str) -> ModuleType:
