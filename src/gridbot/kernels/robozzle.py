@@ -1,0 +1,364 @@
+"""Compiled hot loop of the RoboZZle solver: a lazy search over programs, decided as execution reaches them.
+
+gridbot.solve.robozzle explains why the search is exact; this module is the
+machine. A program is not enumerated as text: the robot runs the partial
+program, and a slot is decided when execution first reaches it (a command, or
+"the function ends here"). Programs that share an execution prefix share its
+simulation, and slots never reached are never enumerated. A slot's colour
+condition is decided lazily too: a slot holds a *set* of possible conditions
+(bit 0 "none", bit 1 + c "on colour c"), narrowed each time it is reached to
+the part that runs, or to the part that is skipped, on the colour there. A
+slot that has only ever been skipped does not even have its command decided.
+
+Layout shared with the Python side:
+
+- tiles are r * width + c; `colour0[tile]` is 0, 1, 2 (red, green, blue) or
+  -1 (a hole), `star0[tile]` 1 where a star is; `step[tile * 4 + facing]` is
+  the tile ahead, or -1 off the board or over a hole; facing 0..3 is north,
+  east, south, west (gridbot.grid.Direction);
+- ops 0, 1, 2 are F, L, R; 3 + g calls function g (0-based); 8 + c paints
+  colour c; -1 is "not decided" (a slot only ever skipped);
+- program arrays: `op[f, i]`, `cs[f, i]` (condition sets), `nd[f]` slots
+  decided in function f, `closed[f]` whether its end is decided;
+- the search keeps its decision frames in `frames` and its registers in `sc`,
+  so that a call can stop after a node budget and the next call resumes; the
+  board, the program and the call stack are restored on backtracking from a
+  trail of overwritten values.
+
+Run as plain Python (`search.py_func`), the kernel gives the same answers,
+only slower; the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EXHAUSTED, FOUND, PAUSED = 0, 1, 2
+# what a run of the machine stopped at
+_DECIDE, _WIN, _LOSE = 0, 1, 2
+
+OP_F, OP_L, OP_R, OP_CALL, OP_PAINT = 0, 1, 2, 3, 8
+N_OPS = 11
+UNKNOWN = -1
+NO_COND = 1  # bit of "no condition" in a condition set; colour c is bit 2 << c
+
+MAX_FUNCTIONS, MAX_SLOTS = 5, 10
+MAX_OPTIONS = 16
+MAX_ACTIONS = 1000
+
+# registers, in `sc`
+S_NODES, S_DEPTH, S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_TTOP = range(12)
+S_STARTED, S_AFTER_WIN, S_LENGTH, S_STACK_CAP, S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(12, 20)
+N_SCALARS = 20
+# the registers a decision frame saves (S_USED .. S_LEFT, in this order)
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT)
+N_SAVED = len(SAVED)
+
+# columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,
+# then the options (each coded by _option)
+FR_TRAIL, FR_CURSOR, FR_COUNT, FR_OPTS = N_SAVED, N_SAVED + 1, N_SAVED + 2, N_SAVED + 3
+N_FRAME = FR_OPTS + MAX_OPTIONS
+# frames on one path: per slot, one when it is new, at most three when its conditions narrow (a set of
+# four shrinks each time) and one when its command is decided; per function one for its end; plus one
+MAX_FRAMES = MAX_FUNCTIONS * MAX_SLOTS * 5 + MAX_FUNCTIONS + 1
+
+# what a trail entry restores
+T_COLOUR, T_STAR, T_OP, T_CS, T_ND, T_CLOSED, T_STACK = range(7)
+# an option: kind (end, run now, skipped now), op (+ 1, 0 for not decided), condition set, the slot
+K_END, K_RUN, K_SKIP = 0, 1, 2
+
+
+@njit(cache=True)
+def _option(kind: int, op: int, cs: int) -> int:
+    return kind | ((op + 1) << 2) | (cs << 6)
+
+
+@njit(cache=True)
+def _log(trail: np.ndarray, sc: np.ndarray, kind: int, index: int, old: int) -> None:
+    top = sc[S_TTOP]
+    trail[top, 0] = kind
+    trail[top, 1] = index
+    trail[top, 2] = old
+    sc[S_TTOP] = top + 1
+
+
+def trail_rows(cells: int, stack_cap: int) -> int:
+    """Rows the trail can need: per node on a path, each stack entry (3 values), tile colour and star logged
+    at most once (see `stamp`), and a few program values."""
+    return MAX_FRAMES * (3 * stack_cap + 2 * cells + 8) + 8
+
+
+@njit(cache=True)
+def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
+    top = sc[S_TTOP]
+    while top > mark:
+        top -= 1
+        kind, index, old = trail[top, 0], trail[top, 1], trail[top, 2]
+        if kind == T_COLOUR:
+            colour[index] = old
+        elif kind == T_STAR:
+            star[index] = old
+        elif kind == T_OP:
+            op[index // MAX_SLOTS, index % MAX_SLOTS] = old
+        elif kind == T_CS:
+            cs[index // MAX_SLOTS, index % MAX_SLOTS] = old
+        elif kind == T_ND:
+            nd[index] = old
+        elif kind == T_CLOSED:
+            closed[index] = old
+        else:  # a stack entry: function, pc and entry action packed
+            stack[index // 3, index % 3] = old
+    sc[S_TTOP] = top
+
+
+@njit(cache=True)
+def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc) -> int:
+    """Run the machine from the registers in `sc` until a slot must be decided (_DECIDE, registers at that slot),
+    the last star is collected (_WIN) or the run is lost (_LOSE). A stack entry or a tile's colour is logged on
+    the trail the first time this node overwrites it (`stamp` holds the node that last logged it), so the
+    trail stays bounded however long the run."""
+    node = sc[S_NODES] + 1
+    pos, facing, f, pc = sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC]
+    ent, act, sp, left = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT]
+    cap = sc[S_STACK_CAP]
+    result = _LOSE
+    while True:
+        if pc == nd[f]:
+            if not closed[f]:
+                result = _DECIDE
+                break
+            if sp == 0:  # F1 ended with nothing pushed
+                break
+            sp -= 1
+            f, pc, ent = stack[sp, 0], stack[sp, 1], stack[sp, 2]
+            continue
+        here = colour[pos]
+        conds = cs[f, pc]
+        runs = conds & (NO_COND | (2 << here))
+        if runs == 0:
+            pc += 1
+            continue
+        o = op[f, pc]
+        if runs != conds or o == UNKNOWN:  # skipped on some conditions, or the command not decided
+            result = _DECIDE
+            break
+        pc += 1
+        if o >= OP_CALL and o < OP_PAINT:
+            g = o - OP_CALL
+            # no action since g was entered at a frame still open: the same state again, for ever
+            if g == f and ent == act:
+                break
+            loops = False
+            d = sp - 1
+            while d >= 0 and stack[d, 2] == act:
+                if stack[d, 0] == g:
+                    loops = True
+                    break
+                d -= 1
+            if loops or sp == cap:
+                break
+            if stamp[0, sp] != node:
+                stamp[0, sp] = node
+                _log(trail, sc, T_STACK, sp * 3, stack[sp, 0])
+                _log(trail, sc, T_STACK, sp * 3 + 1, stack[sp, 1])
+                _log(trail, sc, T_STACK, sp * 3 + 2, stack[sp, 2])
+            stack[sp, 0] = f
+            stack[sp, 1] = pc
+            stack[sp, 2] = ent
+            sp += 1
+            f, pc, ent = g, 0, act
+            continue
+        act += 1
+        if o == OP_F:
+            pos = step[pos * 4 + facing]
+            if pos < 0:
+                break
+            if star[pos]:
+                _log(trail, sc, T_STAR, pos, 1)
+                star[pos] = 0
+                left -= 1
+                if left == 0:
+                    result = _WIN
+                    break
+        elif o == OP_L:
+            facing = (facing + 3) % 4
+        elif o == OP_R:
+            facing = (facing + 1) % 4
+        else:
+            paint = o - OP_PAINT
+            if colour[pos] != paint:
+                if stamp[1, pos] != node:
+                    stamp[1, pos] = node
+                    _log(trail, sc, T_COLOUR, pos, colour[pos])
+                colour[pos] = paint
+        if act == MAX_ACTIONS:
+            break
+    sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
+    sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT] = ent, act, sp, left
+    return result
+
+
+@njit(cache=True)
+def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
+    """Fill `frame`'s options for the slot at the registers; returns how many there are.
+
+    A new slot: the function ends here (not F1 with nothing pushed, not an
+    empty function), or a command that runs now (conditions "none" or the
+    colour here; a paint of the colour here only unconditioned), or a command
+    skipped now (a condition on another colour that can occur; the command is
+    decided when it first runs). A decided slot whose conditions split on the
+    colour here: the part that runs (with its command, if not yet decided) or
+    the part that is skipped.
+    """
+    f, pc = sc[S_F], sc[S_PC]
+    here = colour[sc[S_POS]]
+    here_bit = 2 << here
+    used, length = sc[S_USED], sc[S_LENGTH]
+    n = 0
+    if pc == nd[f]:  # a new slot
+        if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
+            frame[FR_OPTS + n] = _option(K_END, -1, 0)
+            n += 1
+        if pc == slots[f] or used == length:
+            return n
+        runs = NO_COND | here_bit if present != here_bit else NO_COND
+        n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd)
+        skipped = present & ~here_bit
+        if skipped:
+            frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
+            n += 1
+        return n
+    conds = cs[f, pc]
+    runs = conds & (NO_COND | here_bit)
+    skipped = conds & ~(NO_COND | here_bit)
+    o = op[f, pc]
+    if o == UNKNOWN:
+        n = _command_options(frame, n, runs, here, used, length, slots, paints, prev_same, nd)
+    else:
+        if o == OP_PAINT + here:
+            runs &= NO_COND  # a paint on its own colour's condition does nothing
+        if runs:
+            frame[FR_OPTS + n] = _option(K_RUN, o, runs)
+            n += 1
+    if skipped:
+        frame[FR_OPTS + n] = _option(K_SKIP, o, skipped)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd) -> int:
+    """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot."""
+    for o in range(N_OPS):
+        conds = runs
+        if o >= OP_PAINT:
+            paint = o - OP_PAINT
+            if not (paints >> paint) & 1:
+                continue
+            if paint == here:
+                conds = runs & NO_COND
+                if conds == 0:
+                    continue
+        elif o >= OP_CALL:
+            g = o - OP_CALL
+            if slots[g] == 0:
+                continue
+            if nd[g] == 0:  # a function not called yet: its first slot needs room, and the lowest of equals first
+                if used_after + 1 > length:
+                    continue
+                if prev_same[g] >= 0 and nd[prev_same[g]] == 0:
+                    continue
+        frame[FR_OPTS + n] = _option(K_RUN, o, conds)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _apply(code, sc, op, cs, nd, closed, trail) -> None:
+    """Decide the slot at the registers as option `code` says (logged on the trail)."""
+    f, pc = sc[S_F], sc[S_PC]
+    kind, o, conds = code & 3, ((code >> 2) & 15) - 1, code >> 6
+    if kind == K_END:
+        _log(trail, sc, T_CLOSED, f, closed[f])
+        closed[f] = 1
+        return
+    slot = f * MAX_SLOTS + pc
+    if pc == nd[f]:
+        _log(trail, sc, T_ND, f, nd[f])
+        nd[f] = pc + 1
+        sc[S_USED] += 1
+    if op[f, pc] != o:
+        _log(trail, sc, T_OP, slot, op[f, pc])
+        op[f, pc] = o
+    _log(trail, sc, T_CS, slot, cs[f, pc])
+    cs[f, pc] = conds
+
+
+@njit(cache=True)
+def _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack) -> None:
+    _undo(trail, sc, frame[FR_TRAIL], colour, star, op, cs, nd, closed, stack)
+    for k in range(N_SAVED):
+        sc[SAVED[k]] = frame[k]
+
+
+@njit(cache=True)
+def _mine(sc, depth) -> bool:
+    """In a share of the tree: is the option about to be applied at `depth` this worker's?"""
+    if sc[S_WORKERS] <= 1 or depth != sc[S_SPLIT_DEPTH]:
+        return True
+    k = sc[S_SPLIT_COUNT]
+    sc[S_SPLIT_COUNT] = k + 1
+    return k % sc[S_WORKERS] == sc[S_WORKER]
+
+
+@njit(cache=True)
+def search(
+    step, colour, star, slots, paints, present, prev_same, op, cs, nd, closed, stack, trail, stamp, frames, sc, budget
+) -> int:
+    """Search on for at most `budget` nodes: FOUND (the program arrays hold a winning program of at most
+    S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
+    registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
+    start_nodes = sc[S_NODES]
+    if sc[S_STARTED] == 0:
+        sc[S_STARTED] = 1
+        result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc)
+    elif sc[S_AFTER_WIN]:
+        sc[S_AFTER_WIN] = 0
+        result = _LOSE  # go on past the program found
+    else:
+        result = _DECIDE - 1  # resume: the option at the top frame was applied, run it
+    while True:
+        if result == _DECIDE - 1:
+            result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc)
+        if result == _WIN:
+            sc[S_AFTER_WIN] = 1
+            return FOUND
+        if result == _DECIDE:
+            depth = sc[S_DEPTH]
+            frame = frames[depth]
+            for k in range(N_SAVED):
+                frame[k] = sc[SAVED[k]]
+            frame[FR_TRAIL] = sc[S_TTOP]
+            frame[FR_COUNT] = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
+            frame[FR_CURSOR] = -1
+            sc[S_DEPTH] = depth + 1
+        # take the next option of the deepest frame that has one (backtracking over spent frames)
+        while True:
+            depth = sc[S_DEPTH]
+            if depth == 0:
+                return EXHAUSTED
+            frame = frames[depth - 1]
+            _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack)
+            cursor = frame[FR_CURSOR] + 1
+            while cursor < frame[FR_COUNT] and not _mine(sc, depth - 1):
+                cursor += 1
+            frame[FR_CURSOR] = cursor
+            if cursor < frame[FR_COUNT]:
+                _apply(frame[FR_OPTS + cursor], sc, op, cs, nd, closed, trail)
+                sc[S_NODES] += 1
+                break
+            sc[S_DEPTH] = depth - 1
+        result = _DECIDE - 1
+        if sc[S_NODES] - start_nodes >= budget:
+            return PAUSED

@@ -1,0 +1,239 @@
+"""Fewest-slot RoboZZle programs, proven by exhaustive lazy search.
+
+>>> from gridbot.games import robozzle
+>>> from gridbot.solve.robozzle import solve
+>>> level = robozzle.Level.parse("functions: 3 0 0 0 0\\npaint: none\\nstart: 1 1 east\\nrrrrR")
+>>> result = solve(level)
+>>> result.status, result.length, str(result.program)
+('optimal', 2, 'F1: F F1')
+
+*Lazy programs.* The program is decided slot by slot as execution first
+reaches each slot (gridbot.kernels.robozzle): programs that share an execution
+prefix share its simulation, and slots never reached are never enumerated
+(they stay empty). A slot's condition is decided lazily too: when a new slot
+is reached on colour c, the search branches on "a command that runs now" (its
+condition is none or c: both run now, and which one is decided only when the
+slot is reached on another colour) and "a command skipped now" (a condition on
+a colour other than c; the command itself is decided when it first runs).
+Iterative deepening on the number of occupied slots L makes the first L at
+which a program wins the optimum.
+
+Cuts, each safe because it only skips programs that have an equivalent one of
+no more slots that is still searched, or runs that can never win:
+
+1. *Non-empty functions.* A call of a function whose slots are all empty does
+   nothing, so deleting the call gives a shorter equivalent: the end of a
+   function is never decided at its first slot. F1 never ends with nothing
+   pushed (the run would be lost at once).
+2. *Renaming.* Functions F2..F5 with the same number of slots can be renamed
+   among themselves without changing anything; so, among those, a function is
+   first called only after every lower-numbered one has been.
+3. *Conditions that cannot matter.* A condition on a colour no tile has and no
+   paint makes never runs: the slot could be emptied (shorter). When only one
+   colour can occur, a condition on it equals none. A paint conditioned on the
+   colour it paints does nothing: empty it (shorter).
+4. *Endless recursion without actions.* A call of a function entered earlier,
+   at a frame still open, with no action since: board, robot and control are
+   as they were then, so the same calls repeat for ever and the stack
+   overflows. The run is lost at once.
+5. *Budget.* A new slot is offered only while slots are left; a call of a
+   function not yet called needs room for its first command too.
+
+Every program the kernel reports is re-run by the game's simulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gridbot.games import robozzle
+from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
+from gridbot.kernels import robozzle as kern
+from gridbot.result import SolveResult
+from gridbot.solve.search import Clock, Progress, Timeout
+
+CHUNK = 100_000  # nodes per kernel call, between clock checks
+MAX_ALL = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The puzzle as the kernel reads it (layout in gridbot.kernels.robozzle)."""
+
+    step: np.ndarray
+    colour: np.ndarray
+    star: np.ndarray
+    slots: np.ndarray
+    paints: int
+    present: int
+    prev_same: np.ndarray
+    start: int
+    facing: int
+    stars: int
+    cells: int
+
+    @classmethod
+    def of(cls, level: Level) -> Board:
+        """Tabulate `level`. O(tiles)."""
+        h, w = level.height, level.width
+        step = np.full(h * w * 4, -1, np.int64)
+        colour = np.full(h * w, -1, np.int64)
+        star = np.zeros(h * w, np.int64)
+        for r, row in enumerate(level.colours):
+            for c, ch in enumerate(row):
+                if not level.tile((r, c)):
+                    continue
+                colour[r * w + c] = COLOURS.index(ch)
+                for facing in range(4):
+                    dr, dc = ((-1, 0), (0, 1), (1, 0), (0, -1))[facing]
+                    if level.tile((r + dr, c + dc)):
+                        step[(r * w + c) * 4 + facing] = (r + dr) * w + c + dc
+        for r, c in level.stars:
+            star[r * w + c] = 1
+        paints = sum(1 << COLOURS.index(ch) for ch in level.paints)
+        present = 0
+        for k in range(3):
+            if (colour == k).any() or paints >> k & 1:
+                present |= kern.NO_COND << (k + 1)
+        prev_same = np.full(FUNCTIONS, -1, np.int64)
+        for g in range(2, FUNCTIONS):
+            for h_ in range(g - 1, 0, -1):
+                if level.slots[h_] == level.slots[g]:
+                    prev_same[g] = h_
+                    break
+        start = level.start[0] * w + level.start[1]
+        return cls(
+            step, colour, star, np.array(level.slots, np.int64), paints, present, prev_same, start,
+            int(level.facing), len(level.stars), h * w,
+        )  # fmt: skip
+
+
+class _Search:
+    """The arrays of one kernel search for programs of at most L slots; `step` runs it on."""
+
+    def __init__(self, board: Board, L: int, stack_cap: int, jit: bool = True) -> None:
+        self.board = board
+        self.colour = board.colour.copy()
+        self.star = board.star.copy()
+        self.op = np.full((FUNCTIONS, kern.MAX_SLOTS), kern.UNKNOWN, np.int64)
+        self.cs = np.zeros((FUNCTIONS, kern.MAX_SLOTS), np.int64)
+        self.nd = np.zeros(FUNCTIONS, np.int64)
+        self.closed = np.zeros(FUNCTIONS, np.int64)
+        self.stack = np.zeros((stack_cap, 3), np.int64)
+        self.trail = np.zeros((kern.trail_rows(board.cells, stack_cap), 3), np.int64)  # untouched pages cost nothing
+        self.stamp = np.zeros((2, max(stack_cap, board.cells)), np.int64)
+        self.frames = np.zeros((kern.MAX_FRAMES, kern.N_FRAME), np.int64)
+        self.sc = np.zeros(kern.N_SCALARS, np.int64)
+        sc = self.sc
+        sc[kern.S_POS], sc[kern.S_FACING], sc[kern.S_LEFT] = board.start, board.facing, board.stars
+        sc[kern.S_LENGTH], sc[kern.S_STACK_CAP] = L, stack_cap
+        self.kernel = kern.search if jit else kern.search.py_func
+
+    def step(self, budget: int) -> int:
+        b = self.board
+        return self.kernel(
+            b.step, self.colour, self.star, b.slots, b.paints, b.present, b.prev_same, self.op, self.cs, self.nd,
+            self.closed, self.stack, self.trail, self.stamp, self.frames, self.sc, budget,
+        )  # fmt: skip
+
+    @property
+    def nodes(self) -> int:
+        return int(self.sc[kern.S_NODES])
+
+    def program(self) -> Program:
+        """The program the arrays hold: each slot's condition the first its set allows (none first), a command
+        never decided (a slot only ever skipped) as F."""
+        bodies = []
+        for f in range(FUNCTIONS):
+            body = []
+            for i in range(int(self.nd[f])):
+                o, conds = int(self.op[f, i]), int(self.cs[f, i])
+                cond = "" if conds & kern.NO_COND else next(COLOURS[k] for k in range(3) if conds >> (k + 1) & 1)
+                body.append(Command(_op_text(o), cond))
+            bodies.append(tuple(body))
+        return Program(tuple(bodies))
+
+
+def _op_text(o: int) -> str:
+    if o < kern.OP_CALL:
+        return "FLR"[max(o, 0)]
+    if o < kern.OP_PAINT:
+        return str(o - kern.OP_CALL + 1)
+    return "P" + COLOURS[o - kern.OP_PAINT]
+
+
+def solve(
+    level: Level,
+    time_limit: float | None = None,
+    all_solutions: bool = False,
+    progress: Progress | None = None,
+    max_length: int | None = None,
+    stack_cap: int = robozzle.STACK_CAP,
+    jit: bool = True,
+) -> SolveResult:
+    """The fewest occupied slots of a winning program, proven; see the module docstring.
+
+    Returns 'optimal' (with the programs met at the optimal length when
+    `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
+    program within the slot limits wins, or, when the time limit or
+    `max_length` ends the search first, 'timeout' with `lower_bound` the first
+    length not excluded. Exponential in the length; each answer is re-run by
+    the game's simulator.
+    """
+    clock = Clock(time_limit, progress)
+    if jit:
+        warm_up()
+    board = Board.of(level)
+    top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
+    nodes = 0
+    L = 1
+    try:
+        while top >= L:
+            search = _Search(board, L, stack_cap, jit)
+            found: list[Program] = []
+            capped = False
+            while True:
+                status = search.step(CHUNK)
+                if status == kern.FOUND:
+                    program = search.program()
+                    if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
+                        raise AssertionError(f"the solver produced a losing program: {program}")
+                    if program not in found:
+                        found.append(program)
+                    if not all_solutions or len(found) >= MAX_ALL:
+                        capped = len(found) >= MAX_ALL
+                        break
+                elif status == kern.EXHAUSTED:
+                    break
+                clock.check(length=L, candidates=nodes + search.nodes)
+            nodes += search.nodes
+            if found:
+                stats = {"candidates": nodes}
+                listed = tuple(found) if all_solutions else ()
+                return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats, listed,
+                                   capped)  # fmt: skip
+            L += 1
+    except Timeout:
+        nodes += search.nodes
+    stats: dict[str, Any] = {"candidates": nodes}
+    if sum(level.slots) < L:
+        stats["reason"] = "no program within the slots wins"
+        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, L, stats)
+    return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, L, stats)
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernel on a tiny puzzle, once per process."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    level = Level.parse("functions: 2 1 0 0 0\npaint: R\nstart: 1 1 east\nrgrgR")
+    search = _Search(Board.of(level), 3, 8)
+    while search.step(CHUNK) != kern.EXHAUSTED:
+        pass

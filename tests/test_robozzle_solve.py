@@ -1,0 +1,91 @@
+"""The RoboZZle solver against unpruned enumeration of every program (tests/brute_robozzle.py)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gridbot.games import robozzle
+from gridbot.games.robozzle import Level
+from gridbot.solve.robozzle import solve
+
+from . import brute_robozzle
+
+
+@st.composite
+def puzzles(draw, rows=(1, 3), cols=(2, 4), functions=3, max_slots=3) -> Level:
+    """Small puzzles: a few tiles of two or three colours, holes, 1 to 3 stars, up to `functions` functions
+    (often of equal size, for the renaming cut), maybe paints."""
+    h, w = draw(st.integers(*rows)), draw(st.integers(*cols))
+    palette = draw(st.sampled_from(["rg", "rgb", "rrg", "r"]))
+    tiles = [[draw(st.sampled_from(palette + "."))] for _ in range(h * w)]
+    cells = [t[0] for t in tiles]
+    start = draw(st.integers(0, h * w - 1))
+    if cells[start] == ".":
+        cells[start] = palette[0]
+    others = [k for k in range(h * w) if k != start and cells[k] != "."]
+    if not others:
+        k = (start + 1) % (h * w) if h * w > 1 else start
+        if k == start:  # a single tile: make room for a star
+            cells.append(palette[0])
+            w, h = w + 1, h
+        cells[k if k != start else -1] = palette[-1]
+        others = [k if k != start else len(cells) - 1]
+    for k in draw(st.lists(st.sampled_from(others), min_size=1, max_size=3, unique=True)):
+        cells[k] = cells[k].upper()
+    board = ["".join(cells[r * w : (r + 1) * w]) for r in range(h)]
+    slots = [draw(st.integers(1, max_slots))] + [draw(st.integers(0, max_slots)) for _ in range(functions - 1)]
+    slots += [0] * (5 - len(slots))
+    paints = draw(st.sampled_from(["none", "none", "G", "R B"]))
+    facing = draw(st.sampled_from(["north", "east", "south", "west"]))
+    head = f"functions: {' '.join(map(str, slots))}\npaint: {paints}\n"
+    head += f"start: {start // w + 1} {start % w + 1} {facing}\n"
+    return Level.parse(head + "\n".join(board))
+
+
+def proof(status: str) -> str:
+    return "timeout" if status == "solved" else status
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
+    """Every cut (non-empty functions, renaming, conditions, endless recursion) against no cuts at all."""
+    result = solve(level, max_length=3)
+    reference = brute_robozzle.minimum(level, 3)
+    if reference is None:
+        if sum(level.slots) <= 3:  # every program was tried: none wins
+            assert result.status == "unsolvable"
+        else:
+            assert proof(result.status) == "timeout" and result.lower_bound == 4
+    else:
+        assert result.status == "optimal" and result.length == reference
+        assert robozzle.run(level, result.program).verdict.won
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(1, 2), cols=(2, 3), functions=2, max_slots=3))
+def test_solver_minimum_equals_every_program_tried_up_to_4(level: Level) -> None:
+    result = solve(level, max_length=4)
+    reference = brute_robozzle.minimum(level, 4)
+    assert (result.length if result.status == "optimal" else None) == reference
+
+
+@settings(max_examples=200, deadline=None)
+@given(puzzles(), st.data())
+def test_the_brute_force_interpreter_agrees_with_the_game(level: Level, data) -> None:
+    choices = brute_robozzle.slot_choices(level)
+    bodies = []
+    for slots in level.slots:
+        n = data.draw(st.integers(0, slots))
+        bodies.append(tuple(data.draw(st.sampled_from(choices)) for _ in range(n)))
+    program = robozzle.Program(tuple(bodies))
+    assert brute_robozzle.wins(level, program) == robozzle.run(level, program).verdict.won
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(3, 4)))
+def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
+    compiled, plain = solve(level, max_length=4), solve(level, max_length=4, jit=False)
+    assert (compiled.status, compiled.length, compiled.stats) == (plain.status, plain.length, plain.stats)
+    assert compiled.program == plain.program
