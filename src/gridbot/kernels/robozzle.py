@@ -50,9 +50,10 @@ MAX_ACTIONS = 1000
 # registers, in `sc`
 S_NODES, S_DEPTH, S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_TTOP = range(12)
 S_STARTED, S_AFTER_WIN, S_LENGTH, S_STACK_CAP, S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(12, 20)
-N_SCALARS = 20
-# the registers a decision frame saves (S_USED .. S_LEFT, in this order)
-SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT)
+S_PAINTS, S_LOOPS = 20, 21  # paints that changed a tile so far on this path; runs cut as endless loops
+N_SCALARS = 22
+# the registers a decision frame saves, in this order
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS)
 N_SAVED = len(SAVED)
 
 # columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,
@@ -62,6 +63,11 @@ N_FRAME = FR_OPTS + MAX_OPTIONS
 # frames on one path: per slot, one when it is new, at most three when its conditions narrow (a set of
 # four shrinks each time) and one when its command is decided; per function one for its end; plus one
 MAX_FRAMES = MAX_FUNCTIONS * MAX_SLOTS * 5 + MAX_FUNCTIONS + 1
+
+# the loop records (see _repeats): a table of RECORDS rows, each a key and where it was seen
+RECORDS = 1 << 14
+R_KEY, R_NODE, R_DEPTH, R_SP, R_DROPPED = range(5)
+N_RECORD = 5
 
 # what a trail entry restores
 T_COLOUR, T_STAR, T_OP, T_CS, T_ND, T_CLOSED, T_STACK = range(7)
@@ -113,14 +119,30 @@ def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
 
 
 @njit(cache=True)
-def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc) -> int:
+def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node) -> bool:
+    """At the entry of function f: has this state been seen at a frame entry that is still open below, on this
+    path, with no star collected and no tile painted since? Then everything from there repeats for ever and
+    the run never wins. Records the state either way (a record a collision overwrites only cuts less)."""
+    key = (((f * 4 + facing) * 16384 + pos) * 16384 + left) * 1024 + paints
+    row = (key ^ (key >> 14) ^ (key >> 29)) & (RECORDS - 1)  # no overflow: the compiled and plain runs agree
+    rec = records[row]
+    d = rec[R_DEPTH]
+    if rec[R_KEY] == key and path[d] == rec[R_NODE] and rec[R_SP] <= sp and dropped[rec[R_SP]] == rec[R_DROPPED]:
+        return True
+    rec[R_KEY], rec[R_NODE], rec[R_DEPTH], rec[R_SP], rec[R_DROPPED] = key, node, sc[S_DEPTH], sp, dropped[sp]
+    return False
+
+
+@njit(cache=True)
+def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc) -> int:
     """Run the machine from the registers in `sc` until a slot must be decided (_DECIDE, registers at that slot),
     the last star is collected (_WIN) or the run is lost (_LOSE). A stack entry or a tile's colour is logged on
     the trail the first time this node overwrites it (`stamp` holds the node that last logged it), so the
     trail stays bounded however long the run."""
     node = sc[S_NODES] + 1
+    path[sc[S_DEPTH]] = node
     pos, facing, f, pc = sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC]
-    ent, act, sp, left = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT]
+    ent, act, sp, left, paints = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS]
     cap = sc[S_STACK_CAP]
     result = _LOSE
     while True:
@@ -130,6 +152,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc) -> int
                 break
             if sp == 0:  # F1 ended with nothing pushed
                 break
+            dropped[sp] += 1
             sp -= 1
             f, pc, ent = stack[sp, 0], stack[sp, 1], stack[sp, 2]
             continue
@@ -168,6 +191,9 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc) -> int
             stack[sp, 2] = ent
             sp += 1
             f, pc, ent = g, 0, act
+            if _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node):
+                sc[S_LOOPS] += 1
+                break
             continue
         act += 1
         if o == OP_F:
@@ -192,10 +218,11 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc) -> int
                     stamp[1, pos] = node
                     _log(trail, sc, T_COLOUR, pos, colour[pos])
                 colour[pos] = paint
+                paints += 1
         if act == MAX_ACTIONS:
             break
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
-    sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT] = ent, act, sp, left
+    sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS] = ent, act, sp, left, paints
     return result
 
 
@@ -314,7 +341,26 @@ def _mine(sc, depth) -> bool:
 
 @njit(cache=True)
 def search(
-    step, colour, star, slots, paints, present, prev_same, op, cs, nd, closed, stack, trail, stamp, frames, sc, budget
+    step,
+    colour,
+    star,
+    slots,
+    paints,
+    present,
+    prev_same,
+    op,
+    cs,
+    nd,
+    closed,
+    stack,
+    trail,
+    stamp,
+    records,
+    path,
+    dropped,
+    frames,
+    sc,
+    budget,
 ) -> int:
     """Search on for at most `budget` nodes: FOUND (the program arrays hold a winning program of at most
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
@@ -322,7 +368,7 @@ def search(
     start_nodes = sc[S_NODES]
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
-        result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc)
+        result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
     elif sc[S_AFTER_WIN]:
         sc[S_AFTER_WIN] = 0
         result = _LOSE  # go on past the program found
@@ -330,7 +376,7 @@ def search(
         result = _DECIDE - 1  # resume: the option at the top frame was applied, run it
     while True:
         if result == _DECIDE - 1:
-            result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, sc)
+            result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
         if result == _WIN:
             sc[S_AFTER_WIN] = 1
             return FOUND

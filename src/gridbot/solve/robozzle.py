@@ -125,6 +125,10 @@ class _Search:
         self.stack = np.zeros((stack_cap, 3), np.int64)
         self.trail = np.zeros((kern.trail_rows(board.cells, stack_cap), 3), np.int64)  # untouched pages cost nothing
         self.stamp = np.zeros((2, max(stack_cap, board.cells)), np.int64)
+        self.records = np.zeros((kern.RECORDS, kern.N_RECORD), np.int64)
+        self.records[:, kern.R_NODE] = -1
+        self.path = np.zeros(kern.MAX_FRAMES + 1, np.int64)
+        self.dropped = np.zeros(stack_cap + 1, np.int64)
         self.frames = np.zeros((kern.MAX_FRAMES, kern.N_FRAME), np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         sc = self.sc
@@ -136,7 +140,8 @@ class _Search:
         b = self.board
         return self.kernel(
             b.step, self.colour, self.star, b.slots, b.paints, b.present, b.prev_same, self.op, self.cs, self.nd,
-            self.closed, self.stack, self.trail, self.stamp, self.frames, self.sc, budget,
+            self.closed, self.stack, self.trail, self.stamp, self.records, self.path, self.dropped, self.frames,
+            self.sc, budget,
         )  # fmt: skip
 
     @property
