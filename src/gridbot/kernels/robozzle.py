@@ -408,3 +408,72 @@ def search(
         result = _DECIDE - 1
         if sc[S_NODES] - start_nodes >= budget:
             return PAUSED
+
+
+# ---------------------------------------------------------------- the heuristic: a beam over decisions
+
+
+@njit(cache=True)
+def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
+            stamp, records, rpath, dropped, sc) -> int:  # fmt: skip
+    """Run the program that the first `n` decisions of `path` (option codes) make, from the start: _WIN, _LOSE, or
+    _DECIDE with the registers at the next slot to decide. `node` must be new at every call (it keeps the
+    stamps and loop records of earlier calls from counting)."""
+    colour[:] = colour0
+    star[:] = star0
+    op[:] = UNKNOWN
+    cs[:] = 0
+    nd[:] = 0
+    closed[:] = 0
+    sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
+    sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
+    sc[S_NODES] = node - 1
+    k = 0
+    while True:
+        result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)
+        if result != _DECIDE or k == n:
+            return result
+        _apply(path[k], sc, op, cs, nd, closed, trail)
+        k += 1
+
+
+@njit(cache=True)
+def beam_step(parents, depths, count, children, child_depth, scores, won, step, colour0, star0, start, facing, stars,
+              slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
+              rpath, dropped, frame, sc, node, spos, sdist) -> tuple:  # fmt: skip
+    """Expand the first `count` beam nodes (rows of `parents`, each a path of `depths[i]` decisions, paused at a
+    slot to decide): every child that is still running goes to `children` with its score (stars collected
+    first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
+    fewer slots); a child that wins is written to `won` (its path, and the slots it uses in
+    won[-1]) when it uses fewer slots than the one there. Returns (children, nodes used up)."""
+    m = 0
+    for i in range(count):
+        node += 1
+        if _replay(parents[i], depths[i], node, step, colour0, star0, start, facing, stars, colour, star, op, cs,
+                   nd, closed, stack, trail, stamp, records, rpath, dropped, sc) != _DECIDE:  # fmt: skip
+            continue
+        n_opts = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
+        d = depths[i]
+        for k in range(n_opts):
+            parents[i, d] = frame[FR_OPTS + k]
+            node += 1
+            result = _replay(parents[i], d + 1, node, step, colour0, star0, start, facing, stars, colour, star, op,
+                             cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)  # fmt: skip
+            if result == _WIN:
+                if sc[S_USED] < won[-1]:
+                    won[: d + 1] = parents[i, : d + 1]
+                    won[-2] = d + 1
+                    won[-1] = sc[S_USED]
+                continue
+            if result == _LOSE or m == children.shape[0]:
+                continue
+            children[m, : d + 1] = parents[i, : d + 1]
+            child_depth[m] = d + 1
+            near = 1 << 20
+            here = sc[S_POS]
+            for k in range(len(spos)):
+                if star[spos[k]] and sdist[k, here] < near:
+                    near = sdist[k, here]
+            scores[m] = (stars - sc[S_LEFT]) * (1 << 30) - near * 1024 - sc[S_USED] * 64
+            m += 1
+    return m, node

@@ -57,6 +57,10 @@ from gridbot.solve.search import Clock, Progress, Timeout
 
 CHUNK = 100_000  # nodes per kernel call, between clock checks
 MAX_ALL = 100
+MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
+GROWTH = 10  # about how much longer each length takes than the one before
+BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
+BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,17 +153,22 @@ class _Search:
         return int(self.sc[kern.S_NODES])
 
     def program(self) -> Program:
-        """The program the arrays hold: each slot's condition the first its set allows (none first), a command
-        never decided (a slot only ever skipped) as F."""
-        bodies = []
-        for f in range(FUNCTIONS):
-            body = []
-            for i in range(int(self.nd[f])):
-                o, conds = int(self.op[f, i]), int(self.cs[f, i])
-                cond = "" if conds & kern.NO_COND else next(COLOURS[k] for k in range(3) if conds >> (k + 1) & 1)
-                body.append(Command(_op_text(o), cond))
-            bodies.append(tuple(body))
-        return Program(tuple(bodies))
+        """The program the arrays hold (see program_of)."""
+        return program_of(self.op, self.cs, self.nd)
+
+
+def program_of(op: np.ndarray, cs: np.ndarray, nd: np.ndarray) -> Program:
+    """The program in the kernel's arrays: each slot's condition the first its set allows (none first), a command
+    never decided (a slot only ever skipped) as F. O(slots)."""
+    bodies = []
+    for f in range(FUNCTIONS):
+        body = []
+        for i in range(int(nd[f])):
+            o, conds = int(op[f, i]), int(cs[f, i])
+            cond = "" if conds & kern.NO_COND else next(COLOURS[k] for k in range(3) if conds >> (k + 1) & 1)
+            body.append(Command(_op_text(o), cond))
+        bodies.append(tuple(body))
+    return Program(tuple(bodies))
 
 
 def _op_text(o: int) -> str:
@@ -170,6 +179,95 @@ def _op_text(o: int) -> str:
     return "P" + COLOURS[o - kern.OP_PAINT]
 
 
+class Beam:
+    """The heuristic: a beam search over the same decisions as the exact search, keeping at each depth the
+    `width` partial programs that have collected the most stars with the fewest slots (ties broken at random,
+    seeded). It proves nothing; a program it finds is an upper bound for the exact search, and the answer
+    when time runs out. Each node re-runs its program from the start: O(width x options x actions) a depth.
+    """
+
+    def __init__(self, board: Board, stack_cap: int, width: int = 256, seed: int = 0) -> None:
+        self.board = board
+        self.width = width
+        self.rng = np.random.default_rng(seed)
+        self.search = _Search(board, sum(int(s) for s in board.slots), stack_cap)  # its arrays, for the runs
+        self.rpath = np.zeros(kern.MAX_FRAMES + 1, np.int64)
+        self.frame = np.zeros(kern.N_FRAME, np.int64)
+        self.node = 0
+        self.nodes = 0
+        self.best: Program | None = None
+        self.spos, self.sdist = _star_distances(board)
+
+    def run(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
+        """Look for a program of at most `most_slots` slots for about `seconds` (one depth at least); returns it
+        (also kept as `best` when shorter than the best so far) or None. A beam that dies out (every partial
+        program in it lost) starts again twice as wide, with other ties broken."""
+        stop = clock.seconds + seconds
+        width = self.width
+        while True:
+            found = self._pass(most_slots, clock, stop, width)
+            if found is not None or clock.seconds >= stop or width >= MAX_BEAM:
+                return found
+            width *= 2
+
+    def _pass(self, most_slots: int, clock: Clock, stop: float, width: int) -> Program | None:
+        b, s = self.board, self.search
+        s.sc[kern.S_LENGTH] = most_slots
+        depth_cap = kern.MAX_FRAMES
+        parents = np.zeros((width, depth_cap), np.int64)
+        depths = np.zeros(width, np.int64)
+        children = np.zeros((width * 16, depth_cap), np.int64)
+        child_depth = np.zeros(width * 16, np.int64)
+        scores = np.zeros(width * 16, np.int64)
+        won = np.zeros(depth_cap + 2, np.int64)
+        won[-1] = most_slots + 1
+        count = 1
+        while count and clock.seconds < stop:
+            m, self.node = kern.beam_step(
+                parents, depths, count, children, child_depth, scores, won, b.step, b.colour, b.star, b.start,
+                b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
+                s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped, self.frame, s.sc, self.node,
+                self.spos, self.sdist,
+            )  # fmt: skip
+            self.nodes += m
+            if won[-1] <= most_slots:
+                break
+            keep = np.argsort(-(scores[:m] + self.rng.random(m) * 64), kind="stable")[:width]
+            count = len(keep)
+            parents[:count] = children[keep]
+            depths[:count] = child_depth[keep]
+        if won[-1] > most_slots:
+            return None
+        self.node += 1
+        kern._replay(won, won[-2], self.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
+                     s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped,
+                     s.sc)  # fmt: skip
+        found = program_of(s.op, s.cs, s.nd)
+        if self.best is None or found.tokens < self.best.tokens:
+            self.best = found
+        return found
+
+
+def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The stars' tiles, and per star the number of moves from every tile to it over tiles (1 << 20 where it
+    cannot be reached). O(stars x tiles)."""
+    spos = np.flatnonzero(board.star).astype(np.int64)
+    sdist = np.full((len(spos), board.cells), 1 << 20, np.int64)
+    for k, target in enumerate(spos):
+        sdist[k, target] = 0
+        frontier = [int(target)]
+        while frontier:
+            nxt = []
+            for tile in frontier:
+                for facing in range(4):
+                    other = int(board.step[tile * 4 + facing])
+                    if other >= 0 and sdist[k, other] > sdist[k, tile] + 1:
+                        sdist[k, other] = sdist[k, tile] + 1
+                        nxt.append(other)
+            frontier = nxt
+    return spos, sdist
+
+
 def solve(
     level: Level,
     time_limit: float | None = None,
@@ -178,25 +276,57 @@ def solve(
     max_length: int | None = None,
     stack_cap: int = robozzle.STACK_CAP,
     jit: bool = True,
+    beam: bool = True,
 ) -> SolveResult:
     """The fewest occupied slots of a winning program, proven; see the module docstring.
 
     Returns 'optimal' (with the programs met at the optimal length when
     `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
     program within the slot limits wins, or, when the time limit or
-    `max_length` ends the search first, 'timeout' with `lower_bound` the first
-    length not excluded. Exponential in the length; each answer is re-run by
-    the game's simulator.
+    `max_length` ends the search first, 'solved' with the best program the
+    heuristic (Beam) found or 'timeout' when there is none; `lower_bound` is
+    the first length not excluded. The heuristic runs before each length
+    expected to take more than BEAM_AFTER seconds, for a quarter of that
+    length's expected time (and of the time left): a program of n slots it
+    finds is optimal as soon as every length below n is excluded, so the
+    exact search stops there. Exponential in the length; each answer is
+    re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)
     if jit:
         warm_up()
     board = Board.of(level)
     top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
+    guesser = Beam(board, stack_cap) if beam and jit and not all_solutions else None
     nodes = 0
     L = 1
+    last = 0.0  # seconds the last length took
+    beamed = 0  # the heuristic has run before every length up to this one
+    search: _Search | None = None
+
+    def best() -> Program | None:
+        return None if guesser is None else guesser.best
+
+    def stats() -> dict[str, Any]:
+        out: dict[str, Any] = {"candidates": nodes + (0 if search is None else search.nodes)}
+        if guesser is not None:
+            out["beam_nodes"] = guesser.nodes
+        return out
+
     try:
         while top >= L:
+            known = best()
+            if known is not None and known.tokens <= L:  # every shorter length is excluded
+                return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
+                                   known.tokens, stats())  # fmt: skip
+            expected = last * GROWTH
+            if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
+                beamed = L
+                left = clock.left()
+                share = BEAM_SHARE * (expected if left is None else min(expected, left))
+                guesser.run((known.tokens - 1) if known is not None else top, clock, share)
+                continue  # look again: it may have met this very length
+            started = clock.seconds
             search = _Search(board, L, stack_cap, jit)
             found: list[Program] = []
             capped = False
@@ -215,19 +345,25 @@ def solve(
                     break
                 clock.check(length=L, candidates=nodes + search.nodes)
             nodes += search.nodes
+            search = None
+            last = clock.seconds - started
             if found:
-                stats = {"candidates": nodes}
                 listed = tuple(found) if all_solutions else ()
-                return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats, listed,
-                                   capped)  # fmt: skip
+                return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats(),
+                                   listed, capped)  # fmt: skip
             L += 1
     except Timeout:
-        nodes += search.nodes
-    stats: dict[str, Any] = {"candidates": nodes}
-    if sum(level.slots) < L:
-        stats["reason"] = "no program within the slots wins"
-        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, L, stats)
-    return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, L, stats)
+        pass
+    if top >= sum(level.slots) and sum(level.slots) < L:
+        out = stats()
+        out["reason"] = "no program within the slots wins"
+        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, L, out)
+    known = best()
+    if known is not None and known.tokens <= top:
+        if not robozzle.run(level, known, stack_cap).verdict.won:  # pragma: no cover - a bug
+            raise AssertionError(f"the heuristic produced a losing program: {known}")
+        return SolveResult(robozzle.NAME, level.name, "solved", known, known.tokens, clock.seconds, L, stats())
+    return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, L, stats())
 
 
 _WARM: list[bool] = []
