@@ -472,7 +472,7 @@ def beam_step(parents, depths, count, children, child_depth, scores, won, step, 
             near = 1 << 20
             here = sc[S_POS]
             for k in range(len(spos)):
-                if star[spos[k]] and sdist[k, here] < near:
+                if (spos[k] < 0 or star[spos[k]]) and sdist[k, here] < near:
                     near = sdist[k, here]
             scores[m] = (stars - sc[S_LEFT]) * (1 << 30) - near * 1024 - sc[S_USED] * 64
             m += 1

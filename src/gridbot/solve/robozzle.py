@@ -55,9 +55,10 @@ from gridbot.kernels import robozzle as kern
 from gridbot.result import SolveResult
 from gridbot.solve.search import Clock, Progress, Timeout
 
-CHUNK = 100_000  # nodes per kernel call, between clock checks
+CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
 MAX_ALL = 100
 MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
+MANY_STARS = 64  # beyond this many stars the beam measures the way to the nearest star of the start
 GROWTH = 10  # about how much longer each length takes than the one before
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
@@ -250,12 +251,14 @@ class Beam:
 
 def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The stars' tiles, and per star the number of moves from every tile to it over tiles (1 << 20 where it
-    cannot be reached). O(stars x tiles)."""
+    cannot be reached). With more than MANY_STARS stars, one row instead: the moves to the nearest star of the
+    start (and the tiles [-1], "any star left"), to keep the table small. O(min(stars, MANY_STARS) x tiles)."""
     spos = np.flatnonzero(board.star).astype(np.int64)
-    sdist = np.full((len(spos), board.cells), 1 << 20, np.int64)
-    for k, target in enumerate(spos):
-        sdist[k, target] = 0
-        frontier = [int(target)]
+    sources = [[int(t)] for t in spos] if len(spos) <= MANY_STARS else [[int(t) for t in spos]]
+    sdist = np.full((len(sources), board.cells), 1 << 20, np.int64)
+    for k, targets in enumerate(sources):
+        sdist[k, targets] = 0
+        frontier = targets
         while frontier:
             nxt = []
             for tile in frontier:
@@ -265,7 +268,7 @@ def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray]:
                         sdist[k, other] = sdist[k, tile] + 1
                         nxt.append(other)
             frontier = nxt
-    return spos, sdist
+    return (spos if len(spos) <= MANY_STARS else np.array([-1], np.int64)), sdist
 
 
 def solve(
