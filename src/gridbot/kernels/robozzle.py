@@ -51,7 +51,8 @@ MAX_ACTIONS = 1000
 S_NODES, S_DEPTH, S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_TTOP = range(12)
 S_STARTED, S_AFTER_WIN, S_LENGTH, S_STACK_CAP, S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(12, 20)
 S_PAINTS, S_LOOPS = 20, 21  # paints that changed a tile so far on this path; runs cut as endless loops
-N_SCALARS = 22
+S_STEPS = 22  # slots executed by every run so far (the work, beside the nodes)
+N_SCALARS = 23
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS)
 N_SAVED = len(SAVED)
@@ -145,7 +146,9 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     ent, act, sp, left, paints = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS]
     cap = sc[S_STACK_CAP]
     result = _LOSE
+    steps = 0
     while True:
+        steps += 1
         if pc == nd[f]:
             if not closed[f]:
                 result = _DECIDE
@@ -223,6 +226,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             break
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
     sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS] = ent, act, sp, left, paints
+    sc[S_STEPS] += steps
     return result
 
 
@@ -245,12 +249,16 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     n = 0
     if pc == nd[f]:  # a new slot
         if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
-            frame[FR_OPTS + n] = _option(K_END, -1, 0)
-            n += 1
+            # a function of one unconditioned command can be written out at its call sites (shorter): a function
+            # ending after one slot keeps only that slot's colour conditions (the set to write, 0: no change)
+            first = cs[f, 0] & ~NO_COND if f > 0 and pc == 1 and cs[f, 0] & NO_COND else 0
+            if not (f > 0 and pc == 1 and cs[f, 0] == NO_COND):
+                frame[FR_OPTS + n] = _option(K_END, -1, first)
+                n += 1
         if pc == slots[f] or used == length:
             return n
         runs = NO_COND | here_bit if present != here_bit else NO_COND
-        n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd)
+        n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
         skipped = present & ~here_bit
         if skipped:
             frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
@@ -261,7 +269,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     skipped = conds & ~(NO_COND | here_bit)
     o = op[f, pc]
     if o == UNKNOWN:
-        n = _command_options(frame, n, runs, here, used, length, slots, paints, prev_same, nd)
+        n = _command_options(frame, n, runs, here, used, length, slots, paints, prev_same, nd, f, pc, op, cs)
     else:
         if o == OP_PAINT + here:
             runs &= NO_COND  # a paint on its own colour's condition does nothing
@@ -275,10 +283,23 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
 
 
 @njit(cache=True)
-def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd) -> int:
-    """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot."""
+def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
+    """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
+
+    Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
+    `L L L` is `R` (shorter), `R R` equals `L L` (only `L L` is kept), so such a turn is not offered
+    unconditioned.
+    """
+    turn_before = OP_F
+    if pc >= 1 and cs[f, pc - 1] == NO_COND and (op[f, pc - 1] == OP_L or op[f, pc - 1] == OP_R):
+        turn_before = op[f, pc - 1]
+    two_lefts = turn_before == OP_L and pc >= 2 and cs[f, pc - 2] == NO_COND and op[f, pc - 2] == OP_L
     for o in range(N_OPS):
         conds = runs
+        if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
+            conds = runs & ~NO_COND
+            if conds == 0:
+                continue
         if o >= OP_PAINT:
             paint = o - OP_PAINT
             if not (paints >> paint) & 1:
@@ -309,6 +330,9 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     if kind == K_END:
         _log(trail, sc, T_CLOSED, f, closed[f])
         closed[f] = 1
+        if conds:  # the one slot of a one-slot function keeps only its colour conditions
+            _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
+            cs[f, 0] = conds
         return
     slot = f * MAX_SLOTS + pc
     if pc == nd[f]:
