@@ -44,6 +44,9 @@ Every program the kernel reports is re-run by the game's simulator.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,11 +56,16 @@ from gridbot.games import robozzle
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
 from gridbot.kernels import robozzle as kern
 from gridbot.result import SolveResult
+from gridbot.solve import workers as _workers
 from gridbot.solve.search import Clock, Progress, Timeout
+from gridbot.solve.shares import Share, search_shares
 
 CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
 MAX_ALL = 100
 MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
+PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
+SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
+SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them)
 MANY_STARS = 64  # beyond this many stars the beam measures the way to the nearest star of the start
 GROWTH = 10  # about how much longer each length takes than the one before
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
@@ -180,6 +188,36 @@ def _op_text(o: int) -> str:
     return "P" + COLOURS[o - kern.OP_PAINT]
 
 
+def _search_length(
+    board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, jit: bool = True,
+    worker: int = 0, workers: int = 1, check: Any = None,
+) -> Share:  # fmt: skip
+    """Search programs of at most L slots (share `worker` of `workers`) to its end, the deadline (time.monotonic()
+    seconds), a stop request from the parent process, or `check()` raising. Programs are returned as found; the
+    caller re-checks them with the simulator."""
+    search = _Search(board, L, stack_cap, jit)
+    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = SPLIT_DEPTH, worker, workers
+    found: list[Program] = []
+    while True:
+        status = search.step(CHUNK)
+        if status == kern.FOUND:
+            program = search.program()
+            if program not in found:
+                found.append(program)
+            if not all_solutions or len(found) >= MAX_ALL:
+                return Share(tuple(found), search.nodes, True, len(found) >= MAX_ALL)
+        elif status == kern.EXHAUSTED:
+            return Share(tuple(found), search.nodes, True)
+        if (deadline is not None and time.monotonic() > deadline) or _workers.stop_requested():
+            return Share(tuple(found), search.nodes, False)
+        if check is not None:
+            check(search.nodes)
+
+
+def _share(board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, k: int, n: int) -> Share:
+    return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n)
+
+
 class Beam:
     """The heuristic: a beam search over the same decisions as the exact search, keeping at each depth the
     `width` partial programs that have collected the most stars with the fewest slots (ties broken at random,
@@ -280,6 +318,7 @@ def solve(
     stack_cap: int = robozzle.STACK_CAP,
     jit: bool = True,
     beam: bool = True,
+    workers: int | None = None,
 ) -> SolveResult:
     """The fewest occupied slots of a winning program, proven; see the module docstring.
 
@@ -292,8 +331,10 @@ def solve(
     expected to take more than BEAM_AFTER seconds, for a quarter of that
     length's expected time (and of the time left): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
-    exact search stops there. Exponential in the length; each answer is
-    re-run by the game's simulator.
+    exact search stops there. Lengths expected to take more than
+    PARALLEL_AFTER seconds are split into shares over `workers` processes
+    (default: every core). Exponential in the length; each answer is re-run
+    by the game's simulator.
     """
     clock = Clock(time_limit, progress)
     if jit:
@@ -305,58 +346,68 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     beamed = 0  # the heuristic has run before every length up to this one
-    search: _Search | None = None
+    cores = _workers.cores() if workers is None else max(1, workers)
+    pool: Any = None
+    stop: Any = None
+    resources = contextlib.ExitStack()
 
     def best() -> Program | None:
         return None if guesser is None else guesser.best
 
     def stats() -> dict[str, Any]:
-        out: dict[str, Any] = {"candidates": nodes + (0 if search is None else search.nodes)}
+        out: dict[str, Any] = {"candidates": nodes}
         if guesser is not None:
             out["beam_nodes"] = guesser.nodes
         return out
 
-    try:
-        while top >= L:
-            known = best()
-            if known is not None and known.tokens <= L:  # every shorter length is excluded
-                return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
-                                   known.tokens, stats())  # fmt: skip
-            expected = last * GROWTH
-            if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
-                beamed = L
+    with resources:  # worker processes, when a length is split, end with the search
+        try:
+            while top >= L:
+                known = best()
+                if known is not None and known.tokens <= L:  # every shorter length is excluded
+                    return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
+                                       known.tokens, stats())  # fmt: skip
+                expected = last * GROWTH
+                if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
+                    beamed = L
+                    left = clock.left()
+                    share = BEAM_SHARE * (expected if left is None else min(expected, left))
+                    guesser.run((known.tokens - 1) if known is not None else top, clock, share)
+                    continue  # look again: it may have met this very length
+                started = clock.seconds
                 left = clock.left()
-                share = BEAM_SHARE * (expected if left is None else min(expected, left))
-                guesser.run((known.tokens - 1) if known is not None else top, clock, share)
-                continue  # look again: it may have met this very length
-            started = clock.seconds
-            search = _Search(board, L, stack_cap, jit)
-            found: list[Program] = []
-            capped = False
-            while True:
-                status = search.step(CHUNK)
-                if status == kern.FOUND:
-                    program = search.program()
+                deadline = None if left is None else time.monotonic() + left
+                if jit and cores > 1 and expected > PARALLEL_AFTER:
+                    if pool is None:
+                        pool, stop = resources.enter_context(_workers.local_pool(cores))
+                    part = functools.partial(_share, board, L, stack_cap, all_solutions, deadline)
+                    count = SHARES_PER_WORKER * cores
+                    tick = functools.partial(clock.check, length=L, candidates=nodes)
+                    done = search_shares(pool, stop, part, count, tick, all_solutions)
+                else:
+
+                    def check(seen: int, L: int = L, before: int = nodes) -> None:
+                        clock.check(length=L, candidates=before + seen)
+
+                    done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
+                nodes += done.nodes
+                last = clock.seconds - started
+                found = []
+                for program in done.programs:
                     if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
                         raise AssertionError(f"the solver produced a losing program: {program}")
                     if program not in found:
                         found.append(program)
-                    if not all_solutions or len(found) >= MAX_ALL:
-                        capped = len(found) >= MAX_ALL
-                        break
-                elif status == kern.EXHAUSTED:
-                    break
-                clock.check(length=L, candidates=nodes + search.nodes)
-            nodes += search.nodes
-            search = None
-            last = clock.seconds - started
-            if found:
-                listed = tuple(found) if all_solutions else ()
-                return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats(),
-                                   listed, capped)  # fmt: skip
-            L += 1
-    except Timeout:
-        pass
+                if found:
+                    listed = tuple(found[:MAX_ALL]) if all_solutions else ()
+                    capped = done.capped or len(found) > MAX_ALL
+                    return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats(),
+                                       listed, capped)  # fmt: skip
+                if not done.finished:
+                    raise Timeout
+                L += 1
+        except Timeout:
+            pass
     if top >= sum(level.slots) and sum(level.slots) < L:
         out = stats()
         out["reason"] = "no program within the slots wins"

@@ -1,0 +1,81 @@
+"""One length of an exhaustive search split into shares over worker processes, shared by the solvers.
+
+A kernel search of one length can deal the subtrees at a fixed depth round
+robin: share k of n keeps every n-th option applied at that depth, from the
+k-th. The shares together search exactly the whole tree, in any order, on any
+number of workers. `search_shares` hands them to an executor (a
+gridbot.solve.workers.local_pool), stops them all when one finds a program (a
+shortest one is all that is asked) or when the time is up, and says whether
+the length was searched to its end: only then is it excluded.
+
+>>> from gridbot.solve import workers
+>>> with workers.local_pool(2) as (pool, stop):
+...     done = search_shares(pool, stop, _example_share, 4, lambda: None)
+>>> done.programs, done.nodes, done.finished
+(('found in share 2',), 40, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, wait
+from dataclasses import dataclass
+from typing import Any
+
+SLICE = 0.2  # seconds between looks at the workers (and at the clock)
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """What one share (or the whole length) found: programs, nodes searched, and whether it ran to its end."""
+
+    programs: tuple[Any, ...]
+    nodes: int
+    finished: bool
+    capped: bool = False
+
+
+def search_shares(
+    pool: Executor,
+    stop: Any,
+    share: Callable[[int, int], Share],
+    count: int,
+    check: Callable[[], None],
+    all_solutions: bool = False,
+) -> Share:
+    """Search one length as `count` shares, `share(k, count)` each (a picklable callable that reads
+    gridbot.solve.workers.stop_requested() between its kernel calls), on `pool`.
+
+    `check()` is called every SLICE seconds while they run and may raise
+    (Timeout): the shares are then told to stop and the exception goes on.
+    Unless `all_solutions`, the first program found stops the other shares.
+    Returns every program found, the nodes of all shares, and `finished`
+    (every share ran to its end, so the length is searched whole).
+    O(count) submissions.
+    """
+    stop.clear()
+    jobs = [pool.submit(share, k, count) for k in range(count)]
+    try:
+        while not all(job.done() for job in jobs):
+            wait(jobs, timeout=SLICE)
+            if not all_solutions and any(job.done() and job.result().programs for job in jobs):
+                stop.set()  # one program is all that is asked for
+            check()
+    except BaseException:
+        stop.set()
+        raise
+    done = [job.result() for job in jobs]
+    programs = tuple(p for part in done for p in part.programs)
+    return Share(
+        programs,
+        sum(part.nodes for part in done),
+        all(part.finished for part in done),
+        any(part.capped for part in done),
+    )
+
+
+def _example_share(k: int, count: int) -> Share:
+    """A stand-in share for the doctest: share 2 finds something, every share counts 10 nodes."""
+    time.sleep(0.01)
+    return Share(("found in share 2",) if k == 2 else (), 10, True)
