@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import gridbot
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level
+from gridbot.solve import robozzle as solve_robozzle
 from gridbot.solve.robozzle import solve
 
 from . import brute_robozzle
@@ -89,3 +92,24 @@ def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
     compiled, plain = solve(level, max_length=4, beam=False), solve(level, max_length=4, jit=False)
     assert (compiled.status, compiled.length, compiled.stats) == (plain.status, plain.length, plain.stats)
     assert compiled.program == plain.program
+
+
+@pytest.mark.parametrize(("name", "length"), [("27", 5), ("23", 4), ("114", 6)])
+def test_shares_together_search_the_whole_length(name: str, length: int) -> None:
+    """Share k of n keeps every n-th subtree at the split depth: together they meet every program the whole
+    search meets, at the optimal length and at the one below (where both find none)."""
+    board = solve_robozzle.Board.of(gridbot.load(f"robozzle:{name}"))
+    for L in (length - 1, length):
+        whole = solve_robozzle._search_length(board, L, 1024, True, None)
+        parts = [solve_robozzle._search_length(board, L, 1024, True, None, True, k, 5) for k in range(5)]
+        assert whole.finished and all(part.finished for part in parts)
+        assert sorted(map(str, whole.programs)) == sorted(str(p) for part in parts for p in part.programs)
+        assert bool(whole.programs) == (length == L)
+
+
+def test_a_length_split_over_worker_processes_gives_the_same_answer(monkeypatch) -> None:
+    level = gridbot.load("robozzle:114")
+    alone = solve(level, workers=1, beam=False)
+    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
+    split = solve(level, workers=2, beam=False)
+    assert (split.status, split.length) == (alone.status, alone.length) == ("optimal", 6)

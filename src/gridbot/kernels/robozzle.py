@@ -128,7 +128,10 @@ def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node)
     row = (key ^ (key >> 14) ^ (key >> 29)) & (RECORDS - 1)  # no overflow: the compiled and plain runs agree
     rec = records[row]
     d = rec[R_DEPTH]
-    if rec[R_KEY] == key and path[d] == rec[R_NODE] and rec[R_SP] <= sp and dropped[rec[R_SP]] == rec[R_DROPPED]:
+    # a record is of this path when it was made by the node now running at its depth (deeper entries of `path`
+    # are left over from paths backtracked)
+    mine = d <= sc[S_DEPTH] and path[d] == rec[R_NODE]
+    if rec[R_KEY] == key and mine and rec[R_SP] <= sp and dropped[rec[R_SP]] == rec[R_DROPPED]:
         return True
     rec[R_KEY], rec[R_NODE], rec[R_DEPTH], rec[R_SP], rec[R_DROPPED] = key, node, sc[S_DEPTH], sp, dropped[sp]
     return False
