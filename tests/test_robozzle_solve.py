@@ -113,3 +113,25 @@ def test_a_length_split_over_worker_processes_gives_the_same_answer(monkeypatch)
     monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
     split = solve(level, workers=2, beam=False)
     assert (split.status, split.length) == (alone.status, alone.length) == ("optimal", 6)
+
+
+@pytest.mark.parametrize("name", ["27", "45", "114"])
+def test_the_heuristic_never_changes_what_is_proven(monkeypatch, name: str) -> None:
+    """With the beam run before every length (even the first), a program it finds is only ever an upper bound:
+    the answer is proven by the exact search excluding every shorter length, and equals the answer without it."""
+    level = gridbot.load(f"robozzle:{name}")
+    alone = solve(level, beam=False)
+    monkeypatch.setattr(solve_robozzle, "BEAM_AFTER", -1.0)
+    monkeypatch.setattr(solve_robozzle, "BEAM_SHARE", 1.0)
+    ahead = solve(level)
+    assert ahead.stats["beam_nodes"] > 0
+    assert (ahead.status, ahead.length) == (alone.status, alone.length) == ("optimal", alone.length)
+    assert robozzle.run(level, ahead.program).verdict.won
+
+
+def test_the_heuristic_program_is_the_answer_when_time_runs_out() -> None:
+    level = gridbot.load("robozzle:96")  # no proof in seconds; the beam finds 10 to 12 slots
+    result = solve(level, time_limit=4)
+    assert result.status in ("solved", "optimal")
+    assert robozzle.run(level, result.program).verdict.won
+    assert result.length >= result.lower_bound

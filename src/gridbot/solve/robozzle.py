@@ -70,6 +70,7 @@ MANY_STARS = 64  # beyond this many stars the beam measures the way to the neare
 GROWTH = 10  # about how much longer each length takes than the one before
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
+BEAM_LAST = 0.5  # its share of the time left before a length that is not expected to end in time
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +330,8 @@ def solve(
     heuristic (Beam) found or 'timeout' when there is none; `lower_bound` is
     the first length not excluded. The heuristic runs before each length
     expected to take more than BEAM_AFTER seconds, for a quarter of that
-    length's expected time (and of the time left): a program of n slots it
+    length's expected time (half the time left, when the length is not
+    expected to end before the time limit): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. Lengths expected to take more than
     PARALLEL_AFTER seconds are split into shares over `workers` processes
@@ -371,7 +373,10 @@ def solve(
                 if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
                     beamed = L
                     left = clock.left()
-                    share = BEAM_SHARE * (expected if left is None else min(expected, left))
+                    if left is not None and expected > left:  # this length will not end in time: look ahead more
+                        share = BEAM_LAST * left
+                    else:
+                        share = BEAM_SHARE * (expected if left is None else min(expected, left))
                     guesser.run((known.tokens - 1) if known is not None else top, clock, share)
                     continue  # look again: it may have met this very length
                 started = clock.seconds
