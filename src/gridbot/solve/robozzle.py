@@ -330,8 +330,8 @@ def solve(
     heuristic (Beam) found or 'timeout' when there is none; `lower_bound` is
     the first length not excluded. The heuristic runs before each length
     expected to take more than BEAM_AFTER seconds, for a quarter of that
-    length's expected time (half the time left, when the length is not
-    expected to end before the time limit): a program of n slots it
+    length's expected time (half the time left, when the length may well
+    not end before the time limit): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. Lengths expected to take more than
     PARALLEL_AFTER seconds are split into shares over `workers` processes
@@ -373,7 +373,7 @@ def solve(
                 if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
                     beamed = L
                     left = clock.left()
-                    if left is not None and expected > left:  # this length will not end in time: look ahead more
+                    if left is not None and 2 * expected > left:  # it may well not end in time: look ahead more
                         share = BEAM_LAST * left
                     else:
                         share = BEAM_SHARE * (expected if left is None else min(expected, left))
