@@ -145,3 +145,10 @@ def test_the_heuristic_program_is_the_answer_when_time_runs_out(monkeypatch) -> 
     result = solve(level, time_limit=2)
     assert result.status == "solved" and result.length >= result.lower_bound
     assert robozzle.run(level, result.program).verdict.won
+
+
+def test_a_star_cut_off_by_holes_is_unsolvable_at_once() -> None:
+    level = Level.parse("functions: 3 0 0 0 0\npaint: R\nstart: 1 1 east\nrr.R")
+    result = solve(level)
+    assert result.status == "unsolvable" and "row 1, column 4" in result.stats["reason"]
+    assert brute_robozzle.minimum(level, 3) is None

@@ -38,6 +38,16 @@ no more slots that is still searched, or runs that can never win:
    overflows. The run is lost at once.
 5. *Budget.* A new slot is offered only while slots are left; a call of a
    function not yet called needs room for its first command too.
+6. *Turns.* In a function, unconditioned `L R` and `R L` do nothing and
+   `L L L` is `R` (shorter): not offered; `R R` equals `L L` (only `L L`
+   is kept).
+7. *One-command functions.* A function (not F1) whose one command is
+   unconditioned can be written out at its call sites (shorter), so a
+   function ending after its first slot keeps that slot's colour conditions
+   only.
+
+Before any search, a star that no walk over tiles from the robot reaches
+makes the puzzle unsolvable (holes never become tiles).
 
 Every program the kernel reports is re-run by the game's simulator.
 """
@@ -288,6 +298,19 @@ class Beam:
         return found
 
 
+def _stars_cut_off(level: Level) -> list[tuple[int, int]]:
+    """The stars no walk over tiles from the robot's tile reaches (holes never become tiles, so no program
+    collects them). O(tiles)."""
+    seen, todo = {level.start}, [level.start]
+    while todo:
+        r, c = todo.pop()
+        for there in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if level.tile(there) and there not in seen:
+                seen.add(there)
+                todo.append(there)
+    return [star for star in level.stars if star not in seen]
+
+
 def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """The stars' tiles, and per star the number of moves from every tile to it over tiles (1 << 20 where it
     cannot be reached). With more than MANY_STARS stars, one row instead: the moves to the nearest star of the
@@ -343,6 +366,14 @@ def solve(
         warm_up()
     board = Board.of(level)
     top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
+    cut_off = _stars_cut_off(level)
+    if cut_off:
+        r, c = cut_off[0]
+        stats = {
+            "candidates": 0,
+            "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
+        }
+        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
     guesser = Beam(board, stack_cap) if beam and jit and not all_solutions else None
     nodes = 0
     L = 1
