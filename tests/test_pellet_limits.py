@@ -165,3 +165,20 @@ def test_bytes_needed_covers_what_a_big_solve_allocates() -> None:
         finally:
             tracemalloc.stop()
         assert peak <= solver.bytes_needed(level), (peak, solver.bytes_needed(level))
+
+
+def test_level_text_is_read_up_to_the_format_s_size_and_no_further(tmp_path) -> None:
+    """The largest board the format allows (header, 1000 rows of 1000 cells, CRLF line ends) is read; a text
+    longer than any board can be is refused after MAX_LEVEL_BYTES, with one line, before it is all read."""
+    from gridbot import levels
+    from gridbot.grid import GridbotError
+
+    biggest = tmp_path / "biggest.txt"
+    biggest.write_bytes(b"1000 1000\r\n" + b"S" + b"." * (N - 1) + b"\r\n" + (b"." * N + b"\r\n") * (N - 1))
+    level = levels.load(str(biggest), "pellet")
+    assert (level.width, level.height, level.size) == (N, N, N * N - 1)
+    endless = tmp_path / "endless.txt"
+    endless.write_bytes(b"S" + b"." * (N - 1) + b"\n" + (b"." * N + b"\n") * 1500)
+    with pytest.raises(GridbotError, match="larger than"):
+        levels.load(str(endless), "pellet")
+    assert pellet.MAX_LEVEL_BYTES < 2 * N * N

@@ -26,7 +26,7 @@ from typing import overload
 
 import numpy as np
 
-from gridbot.grid import GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "pellet"
@@ -35,6 +35,9 @@ SOLUTION = "path"
 LISTS_ALL = False  # one path is returned; counting every Hamiltonian path is another problem
 PELLET, WALL, START = ".", "#", "S"
 MAX_SIDE = 1000
+# the largest level text read (gridbot.levels caps files, pipes and stdin at this): MAX_SIDE rows of MAX_SIDE
+# cells with `\r\n` endings, and a header line and trailing blank lines to spare
+MAX_LEVEL_BYTES = (MAX_SIDE + 2) * (MAX_SIDE + 1) + 4096
 MOVES = "udlr"
 # (row, column) change of each move letter
 DELTA = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
@@ -46,6 +49,7 @@ _SPACE = frozenset(" \t\r\n")
 # translate tables: lower-case the moves and drop the spaces; then drop the moves (what is left is not a move)
 _CANONICAL = str.maketrans("UDLR", "udlr", " \t\r\n")
 _NOT_A_MOVE = str.maketrans("", "", "udlr")
+_NOT_A_CELL = str.maketrans("", "", PELLET + WALL + START)
 
 
 # ---------------------------------------------------------------- levels
@@ -94,12 +98,11 @@ class Level:
                 line = offset + min(len(rows), height) + 1
                 raise LevelError(f"the header says {height} rows, found {len(rows)}", line, 1, name)
             rows = tuple(row.ljust(width, WALL) for row in rows)
-        starts: list[tuple[int, int]] = []
-        for r, c, ch in cells(rows):
-            if ch not in (PELLET, WALL, START):
+        for r, row in enumerate(rows):  # a whole row at a time in C; the scan for the culprit only on failure
+            if row.translate(_NOT_A_CELL):
+                c, ch = next((c, ch) for c, ch in enumerate(row) if ch not in (PELLET, WALL, START))
                 raise LevelError(f"unknown character {ch!r} (expected ., # or S)", r + 1 + offset, c + 1, name)
-            if ch == START:
-                starts.append((r, c))
+        starts = [(r, c) for r, row in enumerate(rows) if START in row for c, ch in enumerate(row) if ch == START]
         if not starts:
             raise LevelError("no start S", 1 + offset, 1, name)
         if len(starts) > 1:
