@@ -478,7 +478,7 @@ def solve(
     not a positive number.
 
     Every phase keeps the time limit: the clock starts first (loading the
-    compiled kernels counts); certificates, the rectangle construction and the
+    compiled kernels, about 0.4 s the first time in a process, counts); certificates, the rectangle construction and the
     re-check are O(cells) vectorised or compiled work, at most about 0.3 s
     together on a 1000 x 1000 board, so they run to the end (within the slack
     the limit allows, and an answer they reach is kept); the search looks at
@@ -488,8 +488,10 @@ def solve(
     NP-complete on grid graphs), with O(cells) work per node. Memory: O(cells),
     at most bytes_needed(level).
     """
-    clock = Clock(time_limit, progress)  # first: it refuses a bad limit before any work
-    _load_kernels()  # once per process, under the clock: it is part of the time asked for
+    # First: the clock refuses a bad limit before any work, and counts everything after it, loading the
+    # compiled kernels too (each loads at its first call, in the phase that needs it; warm_up() loads them all
+    # ahead for a caller with time to spare, such as the game client before it connects)
+    clock = Clock(time_limit, progress)
     name = level.name
     n = level.size
     stats: dict = {"nodes": 0}
@@ -570,7 +572,8 @@ def _load_kernels() -> None:
 
 
 def warm_up() -> None:
-    """Load (or compile) the kernels now, so that the first real board does not pay for it."""
+    """Load (or compile) the kernels now, so that the first real board does not pay for it (`solve` loads what
+    it needs at first use, under its clock)."""
     _load_kernels()
 
 
