@@ -478,15 +478,16 @@ def solve(
     not a positive number.
 
     Every phase keeps the time limit: the clock starts first (loading the
-    compiled kernels, about 0.4 s the first time in a process, counts); certificates, the rectangle construction and the
-    re-check are O(cells) vectorised or compiled work, at most about 0.3 s
-    together on a 1000 x 1000 board, so they run to the end (within the slack
-    the limit allows, and an answer they reach is kept); the search looks at
-    the clock between chunks of at most about 70 ms (one node of a 1000 x 1000
-    board). Time: O(cells) for certificates
-    and rectangles; the search is exponential in the worst case (the problem is
-    NP-complete on grid graphs), with O(cells) work per node. Memory: O(cells),
-    at most bytes_needed(level).
+    compiled kernels, about 0.4 s the first time in a process, counts); the
+    certificates, the rectangle construction and the re-check are O(cells)
+    vectorised or compiled work, at most about 0.3 s together on a 1000 x 1000
+    board, so they run to the end (within the slack the limit allows, and an
+    answer they reach is kept); the search looks at the clock between chunks
+    of at most about 70 ms (one node of a 1000 x 1000 board).
+
+    Time: O(cells) for certificates and rectangles; the search is exponential
+    in the worst case (the problem is NP-complete on grid graphs), with
+    O(cells) work per node. Memory: O(cells), at most bytes_needed(level).
     """
     # First: the clock refuses a bad limit before any work, and counts everything after it, loading the
     # compiled kernels too (each loads at its first call, in the phase that needs it; warm_up() loads them all
