@@ -1,4 +1,4 @@
-"""The examples in the module docstrings run as written."""
+"""The examples in the module docstrings run as written (the README's console examples: tests/test_readme.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ MODULES = [
     "gridbot.solve.lightbot",
     "gridbot.solve.lightbot_paths",
     "gridbot.solve.robos_escape",
+    "gridbot.games.pellet",
+    "gridbot.net.server",
 ]
 
 

@@ -7,6 +7,7 @@ short limits, bounds every wait, and closes the server at the end.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import socket
@@ -361,3 +362,222 @@ def test_cli_play_without_a_server_exits_1() -> None:
     )  # fmt: skip
     assert play.returncode == 1
     assert "cannot connect" in play.stderr and "Traceback" not in play.stderr
+
+
+# ---------------------------------------------------------------- a hostile server: the client trusts nothing
+
+OFFERED = 256 * 2**20  # the most a hostile test server sends: far more than the client may keep
+
+
+def against(script, **options):
+    """Run the client against a fake server that plays `script(reader, writer, send)`; `send(data)` writes and
+    counts what the client's side accepted. Returns (PlayResult, bytes sent). The server stops when the client
+    hangs up (its writes fail) or after OFFERED bytes; every wait is bounded."""
+
+    async def main():
+        sent = [0]
+        done = asyncio.Event()
+
+        async def handle(reader, writer):
+            async def send(data: bytes) -> None:
+                writer.write(data)
+                await writer.drain()
+                sent[0] += len(data)
+
+            try:
+                await script(reader, writer, send)
+            except (ConnectionError, OSError):
+                pass  # the client hung up: what the test wants to see
+            finally:
+                writer.close()
+                done.set()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            options.setdefault("timeout", 5)
+            result = await asyncio.wait_for(net_client.play("127.0.0.1", port, **options), BOUND)
+            await asyncio.wait_for(done.wait(), BOUND)
+        finally:
+            server.close()
+            await server.wait_closed()
+        return result, sent[0]
+
+    return asyncio.run(main())
+
+
+def endless(piece: bytes):
+    """A script that sends `piece` again and again (in writes of about 64 KiB), up to OFFERED bytes."""
+    chunk = piece * max(1, 65536 // len(piece))
+
+    async def script(reader, writer, send):
+        for _ in range(OFFERED // len(chunk)):
+            await send(chunk)
+
+    return script
+
+
+def after(head: bytes, script):
+    async def both(reader, writer, send):
+        await send(head)
+        await script(reader, writer, send)
+
+    return both
+
+
+@pytest.mark.parametrize(
+    ("script", "options", "error"),
+    [
+        # the reported attack: a huge board announced, then long rows
+        (after(b"1 9999999\n", endless(b"." * 500_000 + b"\n")), {}, "announced a 1 x 9999999 board"),
+        (after(b"0 5\n", endless(b"S\n")), {}, "announced a 0 x 5 board"),
+        (after(b"1000 1000\n", endless(b"." * 60_000 + b"\n")), {}, "row 1 of a 1000 x 1000 board has 60,000"),
+        (after(b"3 2\nS..\n", endless(b"....")), {}, "longer than 65,536 bytes"),  # a row without an end
+        (endless(b"x" * 4096), {}, "longer than 65,536 bytes"),  # a message without an end
+        (endless(b"Keep reading...\n"), {"max_bytes": 2**20}, "more than 1,048,576 bytes"),
+        (endless(b"1 1\nS\n"), {"max_boards": 200}, "more than 200 boards"),
+    ],
+    ids=["huge-header", "zero-side", "rows-too-long", "endless-row", "endless-line", "endless-talk", "endless-boards"],
+)
+def test_a_hostile_server_ends_the_game_with_an_error_and_bounded_reading(script, options, error) -> None:
+    result, sent = against(script, **options)
+    assert error in result.error, result.error
+    assert result.flag is None
+    assert sent < 32 * 2**20, f"the client read on: {sent:,} bytes"  # kernel buffers hold a few MB at most
+    assert len(result.messages) <= 2 * net_client.KEEP_MESSAGES
+
+
+def test_a_silent_server_or_one_that_takes_no_answers_times_out() -> None:
+    async def silent(reader, writer, send):
+        await send(b"Welcome\n")
+        await reader.read()  # until the client hangs up
+
+    result, _ = against(silent, timeout=0.3)
+    assert result.error == "the server said nothing for 0.3 s" and result.messages == ("Welcome",)
+
+    board = pellet.Level.parse("S" + "." * 999 + "\n" + ("." * 1000 + "\n") * 999).text().encode()
+
+    async def deaf(reader, writer, send):  # boards of a million cells whose answers it never reads
+        for _ in range(100):
+            await send(board)
+
+    result, _ = against(deaf, timeout=0.5)
+    assert result.error == "the server did not take our answer for 0.5 s", result.error
+    assert 1 <= len(result.boards) < 100
+
+
+def test_the_first_and_last_messages_are_kept_and_long_ones_cut() -> None:
+    async def chatty(reader, writer, send):
+        await send(b"".join(b"message %d\n" % k for k in range(1000)))
+        await send(b"y" * 10_000 + b"\n")
+        await send(b"here it is: flag{kept}\n")
+
+    result, _ = against(chatty)
+    k = net_client.KEEP_MESSAGES
+    assert result.error == "" and result.flag == "flag{kept}"
+    assert result.messages[:k] == tuple(f"message {i}" for i in range(k))
+    assert result.messages[k:-2] == tuple(f"message {i}" for i in range(1000 - k + 2, 1000))
+    assert result.messages[-2] == "y" * net_client.MAX_MESSAGE + " [...]"
+    assert result.messages[-1] == "here it is: flag{kept}"
+    assert result.messages_dropped == 1002 - 2 * k
+
+
+HOSTILE_CHILD = """
+import asyncio, json, resource
+from gridbot.net import client
+from gridbot.solve.pellet import warm_up
+
+warm_up()  # loading numba code takes address space of its own: limit what comes after
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (256 << 20), used + (256 << 20)))
+
+
+async def hostile(reader, writer):
+    writer.write(b"1 9999999\\n")
+    try:
+        for _ in range(4096):  # rows of half a MiB, 2 GiB in all: far past the limit if kept
+            writer.write(b"." * (1 << 19) + b"\\n")
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        writer.close()
+
+
+async def main():
+    server = await asyncio.start_server(hostile, "127.0.0.1", 0)
+    try:
+        return await client.play("127.0.0.1", server.sockets[0].getsockname()[1], timeout=10)
+    finally:
+        server.close()
+
+
+print(json.dumps({"error": asyncio.run(main()).error}))
+"""
+
+
+def test_a_hostile_server_cannot_make_the_client_run_out_of_memory() -> None:
+    """The reported attack, in a child whose address space is capped 256 MiB above what it uses after start-up."""
+    child = subprocess.run([sys.executable, "-c", HOSTILE_CHILD], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0 and "Traceback" not in child.stderr, child.stderr[-2000:]
+    assert "announced a 1 x 9999999 board" in json.loads(child.stdout)["error"]
+
+
+# ---------------------------------------------------------------- the server with boards of the format's limit
+
+
+def test_big_boards_are_made_and_judged_without_stalling_other_sessions() -> None:
+    """1000 x 1000 boards: making one takes a second or more and checking a million-move answer some tens of ms;
+    both run in threads, so the event loop (every other session's reads, writes and deadlines) keeps going."""
+    config = ServerConfig(port=0, rounds=1, time_limit=20.0, seed=3, min_size=(1000, 1000), max_size=(1000, 1000))
+
+    async def body(server, log):
+        stall = [0.0]
+
+        async def probe() -> None:  # how late a 10 ms sleep wakes up: the longest the loop was held
+            while True:
+                before = time.perf_counter()
+                await asyncio.sleep(0.01)
+                stall[0] = max(stall[0], time.perf_counter() - before - 0.01)
+
+        async def player() -> str:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port, limit=2**21)
+            while (await reader.readline()) != b"1000 1000\n":  # the banner
+                pass
+            for _ in range(1000):  # the rows, not parsed here: that would hold the loop this test watches
+                await reader.readline()
+            writer.write(b"r" * (1000 * 1000 - 1) + b"\n")  # a full-length answer, wrong
+            await writer.drain()
+            reply = (await reader.readline()).decode()
+            writer.close()
+            return reply
+
+        watching = asyncio.create_task(probe())
+        try:
+            replies = await asyncio.gather(player(), player())
+        finally:
+            watching.cancel()
+        return replies, stall[0]
+
+    replies, stall = with_server(config, body)
+    assert all(reply.startswith("Wrong: move ") and "leaves the board" in reply for reply in replies), replies
+    assert stall < 0.5, f"the event loop was held for {stall:.2f} s"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_size": (1001, 10)},
+        {"min_size": (0, 5)},
+        {"fill": (0.5, 1.5)},
+        {"fill": (float("nan"), 0.5)},
+        {"rounds": 0},
+        {"time_limit": float("nan")},
+        {"time_limit": 0},
+        {"write_timeout": -1},
+        {"max_clients": 0},
+    ],
+)
+def test_server_settings_it_cannot_keep_are_refused(options) -> None:
+    with pytest.raises(ValueError):
+        ServerConfig(**options)

@@ -519,7 +519,7 @@ def search(
             d -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the server makes boards in threads
 def backbite(width, height, moves, seed, path):  # pragma: no cover - compiled
     """A random Hamiltonian path of the full width x height grid, into `path`.
 
@@ -578,3 +578,19 @@ def backbite(width, height, moves, seed, path):  # pragma: no cover - compiled
             pos[x] = hi
             lo += 1
             hi -= 1
+
+
+@njit(cache=True, nogil=True)
+def follow(nxt, start, order):  # pragma: no cover - compiled
+    """Walk successor links from `start` into `order` (nxt[i] is the cell after i, -1 after the last).
+
+    Fills order[0..k-1] with the k cells met and returns k; stops at the end of
+    `order` so that a cycle in the links cannot run away. O(len(order)).
+    """
+    i = start
+    k = 0
+    while i >= 0 and k < order.shape[0]:
+        order[k] = i
+        k += 1
+        i = nxt[i]
+    return k

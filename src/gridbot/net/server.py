@@ -15,6 +15,13 @@ limit), every read and every write has a deadline (a client that stops reading
 or writing is dropped), and any error ends only that session. At most
 `max_clients` sessions run at once; more are told the server is busy. One log
 line per session says who, how far, how it ended and how long it took.
+
+Time and memory with big boards (up to the format's 1000 x 1000): a session
+holds its board, the reader's buffer and one answer, about 4 bytes per cell
+of the largest board; making a board (about 1.3 s at 1000 x 1000) and checking
+an answer (about 0.1 s) run in threads, one per processor at a time, so they
+never stall the other sessions and their working memory does not grow with
+the number of clients.
 """
 
 from __future__ import annotations
@@ -25,11 +32,14 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 
 from gridbot.games import pellet
 from gridbot.grid import ProgramError
+from gridbot.solve.search import check_time_limit
+from gridbot.solve.workers import cores
 
 logger = logging.getLogger("gridbot.pellet.server")
 
@@ -37,6 +47,7 @@ DEFAULT_FLAG = "flag{every_pellet_once_no_more_no_less}"
 # extra bytes allowed on an answer line beyond one move per cell (line ending, stray spaces)
 LINE_SLACK = 64
 WRITE_BUFFER = 64 * 1024
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +73,20 @@ class ServerConfig:
     max_clients: int = 256
     max_sessions: int | None = None
     write_timeout: float = 10.0
+
+    def __post_init__(self) -> None:
+        """Refuse settings the server cannot keep (ValueError): board sides beyond the format's 1..MAX_SIDE, fills
+        outside [0, 1], counts below 1, limits that are not positive numbers."""
+        for label, (w, h) in (("min_size", self.min_size), ("max_size", self.max_size)):
+            if not (1 <= w <= pellet.MAX_SIDE and 1 <= h <= pellet.MAX_SIDE):
+                raise ValueError(f"{label} {w}x{h}: board sides are 1 to {pellet.MAX_SIDE}")
+        lo, hi = self.fill
+        if not 0.0 <= lo <= hi <= 1.0:
+            raise ValueError(f"fill {self.fill}: expected 0 <= low <= high <= 1")
+        if self.rounds < 1 or self.max_clients < 1 or (self.max_sessions is not None and self.max_sessions < 1):
+            raise ValueError("rounds, max_clients and max_sessions must be at least 1")
+        check_time_limit(self.time_limit)
+        check_time_limit(self.write_timeout)
 
     @property
     def line_limit(self) -> int:
@@ -125,6 +150,15 @@ class PelletServer:
         self.tasks: set[asyncio.Task] = set()
         self._server: asyncio.base_events.Server | None = None
         self._done = asyncio.Event()
+        self._heavy = asyncio.Semaphore(cores())  # board making and answer checking at once: one per processor
+
+    async def _in_thread(self, work: Callable[..., T], *args: Any) -> T:
+        """Run `work(*args)` in a thread, at most one per processor at a time: making a board of a million
+        cells takes about a second and checking its answer tens of milliseconds, which must not stall the other
+        sessions, and the memory such work takes (tens of MB at 1000 x 1000) is bounded by the processors,
+        not by the number of clients. The compiled board generator releases the GIL."""
+        async with self._heavy:
+            return await asyncio.to_thread(work, *args)
 
     @property
     def port(self) -> int:
@@ -132,8 +166,8 @@ class PelletServer:
         return self._server.sockets[0].getsockname()[1]
 
     async def start(self) -> None:
-        # load the compiled board generator now, not while the first client's clock runs
-        make_board(self.config, self.seed, 0, 0)
+        # load the compiled board generator now, on a tiny board, not while the first client waits
+        pellet.random_level(2, 2, 0)
         # the reader's limit bounds the memory one client can make us hold
         self._server = await asyncio.start_server(
             self._accept, self.config.host, self.config.port, limit=self.config.line_limit
@@ -200,10 +234,10 @@ class PelletServer:
         try:
             await self._send(writer, banner(config))
             for k in range(config.rounds):
-                level = make_board(config, self.seed, number, k)
+                level = await self._in_thread(make_board, config, self.seed, number, k)
                 await self._send(writer, level.text())
                 answer = await self._answer(reader)
-                reply = self._judge(level, answer)
+                reply = await self._in_thread(self._judge, level, answer)
                 solved += 1
                 await self._send(writer, f"Correct! ({solved}/{config.rounds}) {reply}".rstrip() + "\n")
             await self._send(writer, f"Well done! Here is your flag: {config.flag}\n")

@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridbot.games.pellet import WALL, Level, Moves, moves_of, run
+from gridbot.games.pellet import WALL, Level, Moves, moves_of_indices, run
 from gridbot.kernels import pellet as kern
 from gridbot.result import SolveResult
-from gridbot.solve.search import Clock, Progress, Timeout
+from gridbot.solve.search import Clock, Progress, Timeout, memory_budget
 
 # first run's node budget; each restart doubles it
 FIRST_BUDGET = 4_000  # plus two nodes per pellet, so that a run can at least reach the end
-# node work per kernel call between two looks at the clock: a node costs O(cells) (about 10-20 ns per
-# cell), so CHUNK_CELLS / cells nodes take about 20-40 ms on any board size
-CHUNK_CELLS = 2_000_000
+# node work per kernel call between two looks at the clock: a node costs O(cells) (measured 18 ns per cell
+# on 100 x 100 boards, 67 ns on 1000 x 1000, which miss the cache), so CHUNK_CELLS / cells nodes (at least
+# one) take about 10-35 ms on any board size
+CHUNK_CELLS = 500_000
 # the table of failed positions of small boards (see kernels.pellet.search): slots (a power of two)
 MEMO_SLOTS = 1 << 12
 # forced-edge propagation (kernels.pellet.forced_check) at every node of boards with at most this many
@@ -43,6 +44,10 @@ MEMO_SLOTS = 1 << 12
 FORCED_MAX_CELLS = 64
 # boards up to this many padded cells keep their tie-break keys cached between calls
 MEMO_MAX_PADDED = 4096
+# the most memory a solve allocates per padded cell, for the budget check: tracemalloc measured a peak of
+# 79 bytes (rectangle) and 119 (search: scratch rows 52, path and candidates 28, keys 16, states 10) on
+# 1000 x 1000 boards; twice that leaves room for the interpreter and the caller
+BYTES_PER_CELL = 256
 
 
 _SHAPES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -184,102 +189,105 @@ def certificate(board: Board) -> str | None:
 # ---------------------------------------------------------------- rectangles
 
 
-def _rect_cycle(h: int, w: int) -> list[tuple[int, int]]:
-    """A Hamiltonian cycle of the h x w grid (h * w even, h, w >= 2), as a cell list. O(h w)."""
-    if h % 2 == 1:  # then w is even: build the transposed cycle
-        return [(r, c) for c, r in _rect_cycle(w, h)]
-    cyc = [(0, c) for c in range(w)]
-    for r in range(1, h):
-        cols = range(w - 1, 0, -1) if r % 2 == 1 else range(1, w)
-        cyc.extend((r, c) for c in cols)
-    cyc.extend((r, 0) for r in range(h - 1, 0, -1))
-    return cyc
+def _rect_cycle(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """A Hamiltonian cycle of the h x w grid (h * w even, h, w >= 2) as (rows, columns) arrays in cycle order.
 
-
-def _splice(path: list[tuple[int, int]], strip: list[tuple[int, int]], row_edge: bool, line: int) -> bool:
-    """Splice the Hamiltonian cycle `strip` into `path` next to it, in place.
-
-    `line` is the path's row (row_edge) or column next to the strip. Finds consecutive path
-    cells a, b along that line whose neighbours a', b' in the strip are
-    consecutive on the cycle, and replaces a-b by a, a', (the cycle the long way
-    round), b', b. Returns False if there is no such pair. O(len(path) + len(strip)).
+    Row 0 left to right, then the other rows in a snake over columns 1..w-1, back up column 0 (the
+    transposed cycle when h is odd). Vectorised, O(h w).
     """
-    spos = {cell: i for i, cell in enumerate(strip)}
-    m = len(strip)
-    for i in range(len(path) - 1):
-        a, b = path[i], path[i + 1]
-        k = 0 if row_edge else 1
-        if a[k] != line or b[k] != line:
-            continue
-        step = 1 if (row_edge and line > strip[0][0]) or (not row_edge and line > strip[0][1]) else -1
-        if row_edge:
-            a2, b2 = (a[0] - step, a[1]), (b[0] - step, b[1])
-        else:
-            a2, b2 = (a[0], a[1] - step), (b[0], b[1] - step)
-        if a2 not in spos or b2 not in spos:
-            continue
-        ia, ib = spos[a2], spos[b2]
-        if (ia + 1) % m == ib:  # go backwards round the cycle from a2 to b2
-            loop = [strip[(ia - j) % m] for j in range(m)]
-        elif (ib + 1) % m == ia:
-            loop = [strip[(ia + j) % m] for j in range(m)]
-        else:
-            continue
-        path[i + 1 : i + 1] = loop
-        return True
-    return False
+    if h % 2 == 1:  # then w is even: build the transposed cycle
+        cols, rows = _rect_cycle(w, h)
+        return rows, cols
+    body_rows = np.repeat(np.arange(1, h), w - 1)
+    body_cols = np.tile(np.arange(1, w), h - 1)
+    body_cols = np.where(body_rows % 2 == 1, w - body_cols, body_cols)  # odd rows right to left
+    rows = np.concatenate([np.zeros(w, np.int64), body_rows, np.arange(h - 1, 0, -1)])
+    cols = np.concatenate([np.arange(w), body_cols, np.zeros(h - 1, np.int64)])
+    return rows, cols
 
 
-def _rect_path(h: int, w: int, s: tuple[int, int]) -> list[tuple[int, int]] | None:
-    """A Hamiltonian path of the h x w grid from s, or None when none exists.
+def _rect_order(h: int, w: int, s: tuple[int, int]) -> np.ndarray | None:
+    """A Hamiltonian path of the h x w grid from s as flat indices r * w + c, or None when none exists.
 
     Exists iff: a line (h or w = 1) starting at one of its ends; else h * w even
     (any start: open the Hamiltonian cycle at s); else s of the corner colour
     ((r + c) even, the majority). For h * w odd, strips of two rows (or columns)
-    that do not hold s are cut off until the rectangle is 3 x 3 or holds s in
-    every pair, the small one is solved by search, and each strip's cycle is
-    spliced back in on a horizontal (vertical) path edge along the cut: such an
-    edge exists because at least one of the >= 3 cells along the cut is not an
-    end of the path, and it uses at most one edge across the cut. O(h w (h + w)).
+    that do not hold s are cut off until a 3 x 3 core remains, the core is solved
+    by search, and each strip's cycle is spliced back in, innermost first, on a
+    path edge along the cut: the path a -> b along the line next to the strip
+    becomes a, a', (the strip's cycle the long way round), b', b, where a', b'
+    are the strip cells beside a and b. Such an edge exists: a cell of the line
+    (the window's edge, >= 3 cells) with no path edge along the line has only
+    its edge into the window left, so it is an end of the path, and a path has
+    two ends. And a', b' are consecutive on the strip's cycle, since every two
+    cells side by side along a two-wide strip are (see _rect_cycle). The same
+    start gives the same path.
+    The path is kept as successor links so that a splice costs
+    O(strip); the whole construction is O(h w) time and memory (about 0.1 s
+    for 999 x 999).
     """
     r0, c0 = s
+    start = r0 * w + c0
     if h == 1 or w == 1:
-        line = [(r, c) for r in range(h) for c in range(w)]
-        if s == line[0]:
-            return line
-        if s == line[-1]:
-            return line[::-1]
+        if start == 0:
+            return np.arange(h * w)
+        if start == h * w - 1:
+            return np.arange(h * w)[::-1].copy()
         return None
     if (h * w) % 2 == 0:
-        cyc = _rect_cycle(h, w)
-        i = cyc.index(s)
-        return cyc[i:] + cyc[:i]
+        rows, cols = _rect_cycle(h, w)
+        cyc = rows * w + cols
+        i = int(np.flatnonzero(cyc == start)[0])
+        return np.concatenate([cyc[i:], cyc[:i]])
     if (r0 + c0) % 2 == 1:
         return None
-    if h >= 5 and r0 >= 2:
-        sub = _rect_path(h - 2, w, (r0 - 2, c0))
-        assert sub is not None
-        path = [(r + 2, c) for r, c in sub]
-        ok = _splice(path, _rect_cycle(2, w), True, 2)
-    elif h >= 5:
-        sub = _rect_path(h - 2, w, s)
-        assert sub is not None
-        path = list(sub)
-        ok = _splice(path, [(r + h - 2, c) for r, c in _rect_cycle(2, w)], True, h - 3)
-    elif w >= 5 and c0 >= 2:
-        sub = _rect_path(h, w - 2, (r0, c0 - 2))
-        assert sub is not None
-        path = [(r, c + 2) for r, c in sub]
-        ok = _splice(path, _rect_cycle(h, 2), False, 2)
-    elif w >= 5:
-        sub = _rect_path(h, w - 2, s)
-        assert sub is not None
-        path = list(sub)
-        ok = _splice(path, [(r, c + w - 2) for r, c in _rect_cycle(h, 2)], False, w - 3)
-    else:
-        return _small_path(h, w, s)
-    assert ok, "a strip always finds an edge to splice onto"
-    return path
+    # cut strips off the window (top, left, hh, ww), outermost first
+    top, left, hh, ww = 0, 0, h, w
+    strips: list[tuple[np.ndarray, np.ndarray, int]] = []  # (strip cycle, cells of the line along the cut, offset)
+    while hh >= 5 or ww >= 5:
+        rr, cc = r0 - top, c0 - left
+        if hh >= 5:
+            below = rr < 2  # s is in the two top rows of the window: cut the two bottom rows
+            first, line, offset = (top + hh - 2, top + hh - 3, w) if below else (top, top + 2, -w)
+            rows, cols = _rect_cycle(2, ww)
+            strip = (rows + first) * w + cols + left
+            along = line * w + left + np.arange(ww)
+            top, hh = (top, hh - 2) if below else (top + 2, hh - 2)
+        else:
+            right = cc < 2
+            first, line, offset = (left + ww - 2, left + ww - 3, 1) if right else (left, left + 2, -1)
+            rows, cols = _rect_cycle(hh, 2)
+            strip = (rows + top) * w + cols + first
+            along = (top + np.arange(hh)) * w + line
+            left, ww = (left, ww - 2) if right else (left + 2, ww - 2)
+        strips.append((strip, along, offset))
+    core = _small_path(3, 3, (r0 - top, c0 - left))
+    assert core is not None, "a 3 x 3 grid has a path from a corner-coloured cell"
+    nxt = np.full(h * w, -1, np.int64)  # successor links of the path
+    where = np.zeros(h * w, np.int64)  # each strip cell's place on its strip's cycle (strips do not overlap)
+    cells = [(r + top) * w + c + left for r, c in core]
+    nxt[cells[:-1]] = cells[1:]
+    for strip, along, offset in reversed(strips):
+        m = len(strip)
+        where[strip] = np.arange(m)
+        succ = nxt[along]
+        step = along[1] - along[0]
+        on_line = (succ - along == step) | (succ - along == -step)  # a -> b runs along the line
+        ia = where[along + offset]
+        ib = where[np.where(on_line, succ, along) + offset]
+        backward = on_line & ((ia + 1) % m == ib)
+        forward = on_line & ((ib + 1) % m == ia)
+        j = int(np.flatnonzero(backward | forward)[0])  # exists, see above
+        a, b = int(along[j]), int(succ[j])
+        turn = -1 if backward[j] else 1
+        loop = strip[(ia[j] + turn * np.arange(m)) % m]  # from a' round the cycle to b'
+        nxt[a] = loop[0]
+        nxt[loop[:-1]] = loop[1:]
+        nxt[loop[-1]] = b
+    order = np.empty(h * w, np.int64)
+    if kern.follow(nxt, start, order) != h * w:  # pragma: no cover - a bug in the splicing
+        raise AssertionError("the spliced rectangle path does not cover the rectangle")
+    return order
 
 
 def _small_path(h: int, w: int, s: tuple[int, int]) -> list[tuple[int, int]] | None:
@@ -306,24 +314,30 @@ def _small_path(h: int, w: int, s: tuple[int, int]) -> list[tuple[int, int]] | N
     return path if extend() else None
 
 
+def _rectangle(level: Level) -> tuple[int, int, int, np.ndarray | None]:
+    """(top, left, width, order) of the open cells' bounding rectangle, `order` its path from S (flat indices
+    r * width + c inside the rectangle) or None when the open cells do not fill it or it has no path from S.
+    O(cells)."""
+    grid = np.frombuffer("".join(level.rows).encode("ascii", "replace"), np.uint8).reshape(level.height, -1)
+    opened = grid != ord(WALL)
+    rows, cols = np.flatnonzero(opened.any(axis=1)), np.flatnonzero(opened.any(axis=0))
+    top, left = int(rows[0]), int(cols[0])
+    h, w = int(rows[-1]) - top + 1, int(cols[-1]) - left + 1
+    if not opened[top : top + h, left : left + w].all():
+        return top, left, w, None
+    return top, left, w, _rect_order(h, w, (level.start[0] - top, level.start[1] - left))
+
+
 def rectangle_path(level: Level) -> list[tuple[int, int]] | None:
     """A path through every open cell when those cells fill a rectangle; None otherwise.
 
     None also when the rectangle has no path from S (then the search proves it).
-    O(h w (h + w)) for an h x w rectangle.
+    O(h w) for an h x w rectangle.
     """
-    opened = [(r, c) for r, row in enumerate(level.rows) for c, ch in enumerate(row) if ch != WALL]
-    rows = [r for r, _ in opened]
-    cols = [c for _, c in opened]
-    top, left = min(rows), min(cols)
-    h, w = max(rows) - top + 1, max(cols) - left + 1
-    if h * w != len(opened):
+    top, left, w, order = _rectangle(level)
+    if order is None:
         return None
-    s = (level.start[0] - top, level.start[1] - left)
-    path = _rect_path(h, w, s)
-    if path is None:
-        return None
-    return [(r + top, c + left) for r, c in path]
+    return [(int(i) // w + top, int(i) % w + left) for i in order]
 
 
 # ---------------------------------------------------------------- search
@@ -365,10 +379,10 @@ def _memo_arrays(board: Board, mode: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
 def search(
     board: Board, clock: Clock, seed: int = 0, mode: int = 1, restarts: bool = True, first_budget: int = FIRST_BUDGET
-) -> tuple[list[int] | None, bool, dict[str, int]]:
+) -> tuple[np.ndarray | None, bool, dict[str, int]]:
     """Run the kernel's search with restarts until it finishes or the clock runs out.
 
-    Returns (path as padded indices or None, finished, stats). finished=True with
+    Returns (path as an array of padded indices or None, finished, stats). finished=True with
     no path proves that none exists. Raises nothing on timeout: finished is False.
     Work is at most about twice that of the last run (budgets double).
     """
@@ -391,7 +405,7 @@ def search(
         stats["runs"] += 1
         run_nodes = 0
         while True:
-            chunk = max(16, CHUNK_CELLS // (board.pellets + 1))
+            chunk = max(1, CHUNK_CELLS // (board.pellets + 1))
             limit = chunk if budget < 0 else min(chunk, budget - run_nodes)
             before = int(sc[kern.S_NODES])
             target = before + limit
@@ -422,7 +436,7 @@ def search(
             if status == kern.FOUND:
                 stats["checks"] += int(sc[kern.S_CHECKS])
                 depth = int(sc[kern.S_DEPTH])
-                return [int(x) for x in path[: depth + 1]], True, stats
+                return path[: depth + 1].copy(), True, stats
             if status == kern.EXHAUSTED:
                 stats["checks"] += int(sc[kern.S_CHECKS])
                 return None, True, stats
@@ -436,6 +450,11 @@ def search(
         stats["checks"] += int(sc[kern.S_CHECKS])
         attempt += 1
         budget *= 2
+
+
+def bytes_needed(level: Level) -> int:
+    """About the most memory `solve` allocates for `level`, in bytes: BYTES_PER_CELL per padded cell. O(1)."""
+    return (level.height + 2) * (level.width + 2) * BYTES_PER_CELL
 
 
 def solve(
@@ -452,49 +471,89 @@ def solve(
     status 'optimal' with the move string (every path has the same length, the
     number of pellets, so any path is a shortest one), 'unsolvable' with
     stats['reason'] when a certificate exists (else the reason is the exhausted
-    search), or 'timeout'. `all_solutions` is accepted for the common interface
-    and ignored: one path is returned. Deterministic for a given `seed`.
+    search), or 'timeout' (the time limit ran out, or the board would need more
+    than `memory_budget()`: then stats['reason'] says so). `all_solutions` is
+    accepted for the common interface and ignored: one path is returned.
+    Deterministic for a given `seed`. Raises ValueError for a time limit that is
+    not a positive number.
+
+    Every phase keeps the time limit: the clock starts first (loading the
+    compiled kernels, about 0.4 s the first time in a process, counts); the
+    certificates, the rectangle construction and the re-check are O(cells)
+    vectorised or compiled work, at most about 0.3 s together on a 1000 x 1000
+    board, so they run to the end (within the slack the limit allows, and an
+    answer they reach is kept); the search looks at the clock between chunks
+    of at most about 70 ms (one node of a 1000 x 1000 board).
+
     Time: O(cells) for certificates and rectangles; the search is exponential
     in the worst case (the problem is NP-complete on grid graphs), with
-    O(cells) work per node.
+    O(cells) work per node. Memory: O(cells), at most bytes_needed(level).
     """
-    _load_kernels()  # once per process, before the clock: loading compiled code is not solving
+    # First: the clock refuses a bad limit before any work, and counts everything after it, loading the
+    # compiled kernels too (each loads at its first call, in the phase that needs it; warm_up() loads them all
+    # ahead for a caller with time to spare, such as the game client before it connects)
     clock = Clock(time_limit, progress)
     name = level.name
-    board = Board(level)
-    n = board.pellets
+    n = level.size
     stats: dict = {"nodes": 0}
 
-    def found(cells: list[tuple[int, int]], method: str) -> SolveResult:
-        moves = Moves(moves_of(cells))
-        verdict = run(level, moves).verdict
+    def stopped(method: str, reason: str = "") -> SolveResult:
+        stats.setdefault("method", method)  # the phase the clock stopped, when one had started
+        stats["candidates"] = stats["nodes"]
+        if reason:
+            stats["reason"] = reason
+        return SolveResult("pellet", name, "timeout", None, None, clock.seconds, n, stats)
+
+    need, budget = bytes_needed(level), memory_budget()
+    if need > budget:
+        reason = f"out of memory: the board needs about {need >> 20} MiB, the budget is {budget >> 20} MiB"
+        return stopped("none", reason)
+    try:
+        return _solve(level, clock, stats, seed, restarts, construct)
+    except Timeout:
+        return stopped("none")
+    except MemoryError:  # the budget is an estimate: memory can still run out (other processes, fragmentation)
+        return stopped("none", f"out of memory: the board needs about {need >> 20} MiB and could not get it")
+
+
+def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, construct: bool) -> SolveResult:
+    """The phases of `solve` (certificates, rectangle, search, re-check); raises Timeout past the deadline."""
+    name = level.name
+    n = level.size
+
+    def found(moves: str, method: str) -> SolveResult:
+        # no look at the clock here: the re-check is O(moves) vectorised work, and a path in hand is kept
+        verdict = run(level, Moves(moves)).verdict
         if not verdict.won:  # pragma: no cover - a bug in a construction or the kernel
             raise AssertionError(f"solver produced a wrong path: {verdict}")
         stats["method"] = method
         stats["candidates"] = stats.get("nodes", 0)
-        return SolveResult("pellet", name, "optimal", moves, n, clock.seconds, n, stats)
+        return SolveResult("pellet", name, "optimal", Moves(moves), n, clock.seconds, n, stats)
 
     if n == 0:
-        return found([level.start], "trivial")
+        return found("", "trivial")
+    stats["method"] = "certificate"  # the phase running, should the clock stop it
+    board = Board(level)
     reason = certificate(board)
     if reason is not None:
-        stats.update(method="certificate", reason=reason, candidates=0)
+        stats.update(reason=reason, candidates=0)
         return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
     if construct and board.fills_rectangle():
-        rect = rectangle_path(level)
-        if rect is not None:
-            return found(rect, "rectangle")
+        stats["method"] = "rectangle"
+        top, left, w, order = _rectangle(level)
+        if order is not None:
+            padded = (order // w + top + 1) * board.pw + order % w + left + 1
+            return found(moves_of_indices(padded, board.pw), "rectangle")
+    stats["method"] = "search"
     path, finished, search_stats = search(board, clock, seed=seed, restarts=restarts)
     stats.update(search_stats)
     stats["candidates"] = stats["nodes"]
     if path is not None:
-        return found([board.cell(i) for i in path], "search")
-    if finished:
-        stats["method"] = "search"
-        stats["reason"] = f"exhaustive search: every one of {stats['nodes']:,} branches fails"
-        return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
-    stats["method"] = "search"
-    return SolveResult("pellet", name, "timeout", None, None, clock.seconds, n, stats)
+        return found(moves_of_indices(path, board.pw), "search")
+    if not finished:
+        raise Timeout
+    stats["reason"] = f"exhaustive search: every one of {stats['nodes']:,} branches fails"
+    return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
 
 
 _LOADED: list[bool] = []
@@ -510,10 +569,12 @@ def _load_kernels() -> None:
     search(board, Clock(None), mode=2)
     certificate(board)
     board.fills_rectangle()
+    _rect_order(3, 5, (0, 0))  # the odd case: a strip spliced with the compiled link walk
 
 
 def warm_up() -> None:
-    """Load (or compile) the kernels now, so that the first real board does not pay for it."""
+    """Load (or compile) the kernels now, so that the first real board does not pay for it (`solve` loads what
+    it needs at first use, under its clock)."""
     _load_kernels()
 
 
@@ -533,7 +594,7 @@ def baseline(level: Level, time_limit: float | None = None) -> SolveResult:
     path, finished, stats = search(board, clock, seed=0, mode=2, restarts=False)
     stats["candidates"] = stats["nodes"]
     if path is not None:
-        moves = Moves(moves_of([board.cell(i) for i in path]))
+        moves = Moves(moves_of_indices(path, board.pw))
         return SolveResult("pellet", level.name, "optimal", moves, n, clock.seconds, n, stats)
     status = "unsolvable" if finished else "timeout"
     return SolveResult("pellet", level.name, status, None, None, clock.seconds, 0, stats)
