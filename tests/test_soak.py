@@ -6,12 +6,24 @@ benchmarks/soak.py runs the long version (more seeds, longer limits) and prints 
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from gridbot import games, soak
 
 TIME_LIMIT = 1.0
 SLICE = [case for game in games.GAMES for case in soak.cases(game, seeds=[7], time_limit=TIME_LIMIT)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_kernels() -> None:
+    """Compile every solver's kernels before the clocks start: a fresh clone has no cache, and the children
+    load what this process writes."""
+    for game in games.GAMES:
+        solver = importlib.import_module(f"gridbot.solve.{game}")
+        if hasattr(solver, "warm_up"):
+            solver.warm_up()
 
 
 @pytest.mark.parametrize("case", SLICE, ids=[f"{case.game}: {case.name}" for case in SLICE])

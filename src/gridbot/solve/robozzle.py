@@ -468,3 +468,4 @@ def warm_up() -> None:
     search = _Search(Board.of(level), 3, 8)
     while search.step(CHUNK) != kern.EXHAUSTED:
         pass
+    Beam(Board.of(level), 8, width=2).run(3, Clock(None), 0.0)  # its kernels too
