@@ -20,12 +20,14 @@ from __future__ import annotations
 import itertools
 import operator
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from gridbot.grid import MAX_GRID_SIDE, Direction, GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
+from gridbot.solve.search import check_time_limit
 
 NAME = "carrots"
 VOID, SQUARE, MARKED, START = " ", "#", "O", "S"
@@ -647,10 +649,20 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots."""
+    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots.
+
+    The time limit counts from this call: importing the solver (numpy and
+    numba, about a second the first time) comes out of it, and the solver
+    gets what is left (at least a twentieth of the limit, to answer with what
+    it has). Raises ValueError for a limit that is not a positive number.
+    """
+    start = time.perf_counter()
+    limit = check_time_limit(time_limit)
     from gridbot.solve.carrots import solve as _solve
 
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+    if limit is not None:
+        limit = max(limit - (time.perf_counter() - start), limit / 20)
+    return _solve(level, time_limit=limit, all_solutions=all_solutions, **options)
 
 
 __all__ = [
