@@ -40,18 +40,25 @@ def test_fingerprints_twin(data) -> None:
 @given(tables())
 def test_loop_powers_twin(data) -> None:
     rng, ends, vis = data
-    S, W = vis.shape[1:]
     r1, r2 = hash_weights(rng, vis)
-    limit = 4 * S * S + 4
-    out_e = np.empty((limit, S), np.int32)
-    out_v = np.empty((limit, S, W), np.uint64)
-    out_h = np.empty(limit, np.uint64)
+    out_e, out_v, out_h = power_buffers(vis)
     for k in range(ends.shape[0]):
         n = kern.loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h)
-        rows = kern.py_loop_powers(ends, vis, k)
-        assert n == len(rows)
-        for i, (e, v) in enumerate(rows):
-            assert np.array_equal(out_e[i], e) and np.array_equal(out_v[i], v)
+        assert_powers(out_e, out_v, n, kern.py_loop_powers(ends, vis, k))
+
+
+def power_buffers(vis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Buffers (ends, marks, fingerprints) for every power of a random table's fragments (4 S^2 + 4 rows: ample)."""
+    S, W = vis.shape[1:]
+    limit = 4 * S * S + 4
+    return np.empty((limit, S), np.int32), np.empty((limit, S, W), np.uint64), np.empty(limit, np.uint64)
+
+
+def assert_powers(out_e: np.ndarray, out_v: np.ndarray, n: int, rows: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """The kernel's n powers in the buffers are the twin's rows."""
+    assert n == len(rows)
+    for i, (e, v) in enumerate(rows):
+        assert np.array_equal(out_e[i], e) and np.array_equal(out_v[i], v)
 
 
 @settings(max_examples=200, deadline=None)
@@ -121,21 +128,15 @@ def test_pair_covers_and_first_cover_twins(first, second, more) -> None:
 @given(tables(), st.integers(1, 3))
 def test_power_rows_resumed_in_small_steps_list_the_same_powers(data, step: int) -> None:
     rng, ends, vis = data
-    S, W = vis.shape[1:]
     r1, r2 = hash_weights(rng, vis)
-    limit = 4 * S * S + 4
-    out_e = np.empty((limit, S), np.int32)
-    out_v = np.empty((limit, S, W), np.uint64)
-    out_h = np.empty(limit, np.uint64)
+    out_e, out_v, out_h = power_buffers(vis)
     for k in range(ends.shape[0]):
         n, status = 0, 1
         while status == 1:
             n, status, used = kern.power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, n, step)
             assert 1 <= used <= step
-        rows = kern.py_loop_powers(ends, vis, k)
-        assert (status, n) == (0, len(rows))
-        for i, (e, v) in enumerate(rows):
-            assert np.array_equal(out_e[i], e) and np.array_equal(out_v[i], v)
+        assert status == 0
+        assert_powers(out_e, out_v, n, kern.py_loop_powers(ends, vis, k))
 
 
 @settings(max_examples=100, deadline=None)
