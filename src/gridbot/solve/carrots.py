@@ -228,7 +228,6 @@ class FragmentTables:
         self.S = 4 * n
         self.W = (n + 63) // 64
         self.sizes = _Sizes.of(level)
-        self.row_bytes = self.sizes.row
         self.memory_budget = search.memory_budget() if memory_budget is None else memory_budget
         self.sizes.check(self.memory_budget)
         rng = np.random.default_rng(seed)
@@ -332,7 +331,7 @@ class FragmentTables:
 
     def _is_stored(self, h: int, ends: np.ndarray, vis: np.ndarray) -> bool:
         others = [int(kern.map_get(self.fp_keys, self.fp_rows, np.uint64(h))), *self.overflow.get(h, [])]
-        return any(np.array_equal(self.ends[r], ends) and np.array_equal(self.vis[r], vis) for r in others)
+        return any(np.array_equal(self.ends[r], ends) and np.array_equal(self.vis[r], vis) for r in others if r >= 0)
 
     def _settle(self, clashes: np.ndarray, hashes: np.ndarray, c: int) -> None:
         """Settle candidates whose fingerprint matched a *different* stored row.
