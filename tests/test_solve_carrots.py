@@ -537,3 +537,18 @@ def test_tables_are_the_same_built_in_the_smallest_calls(name: str, monkeypatch)
     rows = whole.rows
     assert np.array_equal(whole.ends[:rows], pieces.ends[:rows]) and np.array_equal(whole.vis[:rows], pieces.vis[:rows])
     assert np.array_equal(whole.prov[:, :rows], pieces.prov[:, :rows])
+
+
+def test_memory_refused_by_the_system_gives_the_tour_and_the_reason(monkeypatch) -> None:
+    """An allocation that fails although the budget allowed it (memory taken by another process) ends in an answer,
+    not a MemoryError traceback."""
+    from gridbot.solve.carrots import FragmentTables
+
+    def refuse(self, cost, clock=None):
+        raise MemoryError
+
+    monkeypatch.setattr(FragmentTables, "ensure", refuse)
+    level = gridbot.load("carrots:7")
+    result = solve(level, time_limit=10)
+    assert result.status == "solved" and carrots.run(level, result.program).verdict.won
+    assert "refused memory" in result.stats["reason"]

@@ -933,12 +933,13 @@ def _solve(
     s0 = 4 * level.start + level.start_state[1]
     K = 1
     children = 0
+    dropped = 0  # fragments of tables given up after a failed allocation
     stopped = ""  # why the deepening stopped short of a proof, when not the clock
 
     def result(status: str, program: Program, lower_bound: int, found: tuple[Program, ...] = (), capped=False):
         stats: dict[str, Any] = {
             "candidates": (tables.candidates if tables else 0) + children,
-            "fragments": tables.rows - 1 if tables else 0,
+            "fragments": tables.rows - 1 if tables else dropped,
         }
         if stopped:
             stats["reason"] = stopped
@@ -992,6 +993,12 @@ def _solve(
         pass
     except TablesStopped as exc:
         stopped = str(exc)
+    except MemoryError:  # the system refused memory within the budget (another process took it): drop the tables
+        stopped = "the system refused memory the tables needed; they were dropped"
+        if tables is not None:
+            children += tables.candidates
+            dropped = tables.rows - 1
+            tables = None
     # no proof: the greedy program from the tables (in the grace time) or the tour, whichever is shorter and works
     finish_by = _finish_by(clock)
     quick = None
