@@ -98,7 +98,7 @@ from gridbot.solve.search import Clock, Progress, Timeout
 PRIMS = "FLR"
 PAIR_CHUNK = 50_000  # most final-loop pairs per pair_covers call
 BODIES_PER_CALL = 256  # most loop bodies per build_loops call
-WORK_PER_CALL = 2**24  # table words a kernel call may go through (some ms), so that the clock is read often
+WORK_PER_CALL = 2**23  # table words a kernel call may go through (tens of ms at most), so that the clock is read often
 FINISH_PAIRS = 2**22  # most (child, fragment) coverage tests per first_cover call
 MAX_ALL = 100
 # shares of the memory budget: the fragment store with its fingerprint map and loop power buffers; the top-level
@@ -513,7 +513,7 @@ class _Search:
         self.traj_s = np.empty(tables.S + 2, np.int64)
         self.traj_v = np.empty((tables.S + 2, tables.W), np.uint64)
         # calls of bounded work: a pair's or a loop's orbit from one state is mostly tens of states (at most S)
-        orbit = tables.W * min(tables.S, 64)
+        orbit = tables.W * min(tables.S, 32)
         self.pair_chunk = max(1, min(PAIR_CHUNK, WORK_PER_CALL // orbit))
         self.loop_chunk = max(1, min(BODIES_PER_CALL * 8, WORK_PER_CALL // orbit))
 
@@ -576,7 +576,9 @@ class _Search:
             t = self.t.tables[c]
             if not len(t):
                 continue
-            step = max(1, FINISH_PAIRS // len(t))  # children per call, so that a call's time stays bounded
+            # children per call, so that a call's time stays bounded (a test stops at the first word that differs,
+            # but on a big board whose marks are complete in their first words it reads many)
+            step = max(1, FINISH_PAIRS // (len(t) * max(1, self.t.W // 4)))
             for lo in range(0, len(states), step):
                 hit = kern.first_cover(t.vis, states[lo : lo + step], marks[lo : lo + step], self.goal)
                 for i in np.nonzero((hit >= 0) & ~done[lo : lo + step])[0].tolist():
