@@ -546,7 +546,8 @@ class Run:
     verdict: Verdict
 
     def trace(self, limit: int = 10_000) -> list[Step]:
-        """The first `limit` steps (fewer if the run ends or completes sooner)."""
+        """The first `limit` steps (fewer if the run ends or completes sooner). Each step that marks a new square
+        holds a new mark mask (squares / 8 bytes), so for a long trace of a big board prefer streaming `steps`."""
         return list(itertools.islice(steps(self.level, self.program), limit))
 
 
