@@ -440,8 +440,10 @@ class _Machine:
     byte per square. Inside one run of a loop, the iteration states repeat
     within 4 x squares iterations; once a repeat is seen, the remaining full
     cycles add steps but no marks and are skipped arithmetically (an unbounded
-    loop that repeats never ends). Memory: O(squares + loops x entry states);
-    time: O(program x states x states) in the worst case, whatever the counts.
+    loop that repeats never ends). A count no larger than the number of states
+    is simply run (no slower, and no table of iteration states).
+    Memory: O(squares + (loops + nesting) x states); time: O(program x
+    states x states) in the worst case, whatever the counts.
     """
 
     def __init__(self, level: Level) -> None:
