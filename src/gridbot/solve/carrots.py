@@ -113,9 +113,9 @@ FIRST_MAP_ROWS = 1024  # rows the fingerprint map is first made for (it doubles 
 MAX_STATE_BYTES = 2**26
 GRACE_MIN, GRACE_SHARE, GRACE_MAX = 0.1, 0.05, 0.5  # finishing time past the deadline (seconds, share of the limit)
 GREEDY_UNTIMED = 2.0  # seconds the greedy program may take when there is no time limit
-# the first solve of a process loads the compiled kernels (about a second) under its clock; with less time left than
-# this it does not start (the plain tour answers), so that even the first short limit is kept
-WARM_UP_MIN_LEFT = 0.25
+# the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left than this
+# it does not start them (the plain tour answers), so that loading ends well inside the time bound's slack
+WARM_UP_MIN_LEFT = 0.5
 
 
 @dataclass(slots=True)
