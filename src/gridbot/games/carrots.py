@@ -18,12 +18,16 @@ the solver both go through them.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import operator
+import random
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import MAX_GRID_SIDE, Direction, GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
+from gridbot.solve.search import check_time_limit
 
 NAME = "carrots"
 VOID, SQUARE, MARKED, START = " ", "#", "O", "S"
@@ -41,46 +45,81 @@ State = tuple[int, int]  # (square index, facing)
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """An immutable board. Squares are numbered row by row; bit i of a mark mask is square i."""
+    """An immutable board. Squares are numbered row by row; bit i of a mark mask is square i.
+
+    `hops[4 * square + facing]` is the square an `F` leads to (the same square
+    when ahead is void or off the grid). Two levels are equal when their rows,
+    start and name are (the other fields follow from the rows).
+    """
 
     rows: tuple[str, ...]
-    squares: tuple[tuple[int, int], ...]
+    squares: tuple[tuple[int, int], ...] = field(repr=False, compare=False)
     start: int
-    hops: tuple[tuple[int, int, int, int], ...] = field(repr=False)
-    initial_marks: int = field(repr=False)
+    hops: tuple[int, ...] = field(repr=False, compare=False)
+    initial_marks: int = field(repr=False, compare=False)
     name: str = ""
 
     @classmethod
     def parse(cls, text: str, name: str = "<level>") -> Level:
-        """Read a board; raises LevelError naming line and column of the first problem."""
+        """Read a board; raises LevelError naming line and column of the first problem.
+
+        O(rows x columns), with the per-square work done row by row in C (str,
+        list and array operations), so that a 1000 x 1000 board reads in well
+        under a second.
+        """
         rows = grid_rows(text, VOID, source=name)
-        squares: list[tuple[int, int]] = []
+        width = len(rows[0])
         starts: list[tuple[int, int]] = []
-        for r, c, ch in cells(rows):
-            if ch not in (VOID, SQUARE, MARKED, START):
-                raise LevelError(f"unknown character {ch!r} (expected S, #, O or space)", r + 1, c + 1, name)
-            if ch == START:
+        for r, row in enumerate(rows):
+            if not set(row) <= _LEVEL_CHARS:
+                c = next(c for c, ch in enumerate(row) if ch not in _LEVEL_CHARS)
+                raise LevelError(f"unknown character {row[c]!r} (expected S, #, O or space)", r + 1, c + 1, name)
+            c = row.find(START)
+            while c >= 0:
                 starts.append((r, c))
-            if ch != VOID:
-                squares.append((r, c))
+                c = row.find(START, c + 1)
         if not starts:
             raise LevelError("no start square S", 1, 1, name)
         if len(starts) > 1:
             r, c = starts[1]
             raise LevelError("a second start square S", r + 1, c + 1, name)
-        index = {sq: i for i, sq in enumerate(squares)}
-        hops = []
-        for r, c in squares:
-            targets = []
-            for d in Direction:
-                dr, dc = d.delta
-                targets.append(index.get((r + dr, c + dc), index[(r, c)]))
-            hops.append(tuple(targets))
-        marks = 0
-        for i, (r, c) in enumerate(squares):
-            if rows[r][c] in (MARKED, START):
-                marks |= 1 << i
-        return cls(tuple(rows), tuple(squares), index[starts[0]], tuple(hops), marks, name)
+        columns = list(range(width))  # shared int objects for the squares' columns
+        void_line = [-1] * (width + 2)
+        # per row, square index of each cell (-1 void), padded with one void cell each side
+        lines: list[list[int]] = [void_line]
+        row_squares: list[list[int]] = []  # per row, the columns of its squares
+        squares: list[tuple[int, int]] = []
+        for r, row in enumerate(rows):
+            first = len(squares)
+            if VOID in row:
+                cols = [c for c in columns if row[c] != VOID]
+                line = void_line.copy()
+                for k, c in enumerate(cols, first):
+                    line[c + 1] = k
+            else:
+                cols = columns
+                line = [-1, *range(first, first + width), -1]
+            lines.append(line)
+            row_squares.append(cols)
+            squares.extend(zip(itertools.repeat(r, len(cols)), cols, strict=True))
+        lines.append(void_line)
+        n = len(squares)
+        hops = [0] * (4 * n)
+        first = 0
+        full_row = tuple(_picker([c + d for c in columns]) for d in (1, 2, 0))  # shared by the rows with no void
+        for r, cols in enumerate(row_squares):
+            if not cols:
+                continue
+            end = first + len(cols)
+            here, east, west = full_row if cols is columns else (_picker([c + d for c in cols]) for d in (1, 2, 0))
+            above, level_, below = lines[r], lines[r + 1], lines[r + 2]
+            for facing, ahead in enumerate((here(above), east(level_), here(below), west(level_))):
+                hops[4 * first + facing : 4 * end : 4] = _stay_where_void(ahead, first)
+            first = end
+        bits = "".join(row.replace(VOID, "") for row in rows).translate(_MARK_BITS)
+        marks = int(bits[::-1], 2)
+        start = lines[starts[0][0] + 1][starts[0][1] + 1]
+        return cls(tuple(rows), tuple(squares), start, tuple(hops), marks, name)
 
     def __str__(self) -> str:
         return "\n".join(row.rstrip() for row in self.rows)
@@ -101,17 +140,85 @@ class Level:
 
     def hop(self, square: int, facing: int) -> int:
         """Rule of F: the square ahead, or the same square when ahead is void or off the grid."""
-        return self.hops[square][facing]
+        return self.hops[4 * square + facing]
 
     def picture(self, marks: int, state: State | None = None) -> str:
-        """The board as text: `o` marked, `#` unmarked, the bunny as an arrow."""
+        """The board as text: `o` marked, `#` unmarked, the bunny as an arrow. O(rows x columns)."""
+        bits = bin(marks)[:1:-1].ljust(len(self.squares), "0").translate(_MARK_CHARS)
         grid = [list(row) for row in self.rows]
         for i, (r, c) in enumerate(self.squares):
-            grid[r][c] = "o" if marks >> i & 1 else "#"
+            grid[r][c] = bits[i]
         if state is not None:
             r, c = self.squares[state[0]]
             grid[r][c] = Direction(state[1]).arrow
         return "\n".join("".join(row).rstrip() for row in grid)
+
+
+def _picker(positions: list[int]) -> Callable[[list[int]], list[int]]:
+    """A function taking the items at `positions` of a list, as a list (itemgetter, in C)."""
+    get = operator.itemgetter(*positions)
+    return (lambda items: [get(items)]) if len(positions) == 1 else (lambda items: list(get(items)))
+
+
+def _stay_where_void(ahead: list[int], first: int) -> list[int]:
+    """`ahead` (squares ahead of squares first, first + 1, ...; -1 for void) with each -1 replaced by the square
+    itself: F into void stays put. O(len) in C, plus O(1) per void."""
+    i = -1
+    for _ in range(ahead.count(-1)):
+        i = ahead.index(-1, i + 1)
+        ahead[i] = first + i
+    return ahead
+
+
+_LEVEL_CHARS = frozenset((VOID, SQUARE, MARKED, START))
+_MARK_BITS = str.maketrans({SQUARE: "0", MARKED: "1", START: "1"})
+_MARK_CHARS = str.maketrans({"0": "#", "1": "o"})
+
+
+def random_level(width: int, height: int, seed: int, fill: float = 0.6, marked: float = 0.1, name: str = "") -> Level:
+    """A random board, solvable by construction: one region of squares grown from `S`.
+
+    Squares are added one at a time at a random free cell next to the region
+    (so every square is joined to `S` through neighbours, and a tour marks them
+    all) until `fill` of the width x height cells are squares; each square but
+    `S` is `O` (already marked) with probability `marked`, and the rest of the
+    grid is void. The same arguments give the same board (Python's `random`
+    with `seed`). Raises ValueError for sides outside 1..1000 or `fill`,
+    `marked` outside their ranges. O(width x height).
+    """
+    if not (1 <= width <= MAX_GRID_SIDE and 1 <= height <= MAX_GRID_SIDE):
+        raise ValueError(f"board sides must be 1 to {MAX_GRID_SIDE}, not {width} x {height}")
+    if not 0 < fill <= 1:
+        raise ValueError(f"fill must be in (0, 1], not {fill!r}")
+    if not 0 <= marked <= 1:
+        raise ValueError(f"marked must be in [0, 1], not {marked!r}")
+    rng = random.Random(seed)
+    cells = width * height
+    wanted = max(1, round(fill * cells))
+    grid = [VOID] * cells
+    first = rng.randrange(cells)
+    grid[first] = START
+    frontier: list[int] = []  # free cells next to the region (may repeat; stale ones are skipped)
+    placed = 1
+
+    def grow(cell: int) -> None:
+        r, c = divmod(cell, width)
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            if 0 <= r + dr < height and 0 <= c + dc < width and grid[cell + dr * width + dc] == VOID:
+                frontier.append(cell + dr * width + dc)
+
+    grow(first)
+    while placed < wanted and frontier:
+        i = rng.randrange(len(frontier))
+        frontier[i], frontier[-1] = frontier[-1], frontier[i]
+        cell = frontier.pop()
+        if grid[cell] != VOID:
+            continue
+        grid[cell] = MARKED if rng.random() < marked else SQUARE
+        placed += 1
+        grow(cell)
+    text = "\n".join("".join(grid[r * width : (r + 1) * width]) for r in range(height))
+    return Level.parse(text, name=name or f"random {width}x{height} seed {seed}")
 
 
 def turn(facing: int, op: str) -> int:
@@ -166,6 +273,7 @@ class Loop:
 
 
 Statement = Move | Loop
+MOVES = {op: Move(op) for op in "FLR"}  # values, so one of each serves every program (long ones stay small)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +316,7 @@ def parse_program(text: str) -> Program:
             break
         ch = upper[i]
         if ch in "FLR" and not upper.startswith("LOOP", i):
-            body.append(Move(ch))
+            body.append(MOVES[ch])
             i += 1
         elif upper.startswith("LOOP", i):
             col = i + 1
@@ -265,108 +373,170 @@ class Step:
     marks: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Effect:
-    """What a fragment does from one state: end state (None: never ends), new marks, steps."""
+class _Loop:
+    """A loop compiled for `_Machine`: its body, its count (None: unbounded) and the memo of its finished runs."""
 
-    end: State | None
-    visited: int
-    steps: int
+    __slots__ = ("body", "count", "memo")
+
+    def __init__(self, body: list[bytes | _Loop], count: int | None) -> None:
+        self.body = body
+        self.count = count
+        self.memo: dict[int, int] = {}  # entry state -> steps x states + end state of a run from it that ended
 
 
-class _Evaluator:
-    """Exact, bounded-time evaluation of a program on one level.
+_OP_CODES = bytes.maketrans(b"FLR", b"\x00\x01\x02")
+_FORWARD = [b"\x00"]  # the compiled body of LOOP(n){F}
 
-    Motion never depends on marks, so a fragment's effect from a state is fixed;
-    effects are memoised per (fragment, state). A loop's iteration states repeat
+
+def _compile(body: tuple[Statement, ...]) -> list[bytes | _Loop]:
+    """Statements as runs of move codes (bytes: 0 F, 1 L, 2 R) and compiled loops; loops that contain no move (they
+    do nothing, even unbounded) are left out. O(size of the program)."""
+    out: list[bytes | _Loop] = []
+    run: list[str] = []
+    for stmt in body:
+        if type(stmt) is Move:
+            run.append(stmt.op)
+            continue
+        inner = _compile(stmt.body)
+        if inner:
+            if run:
+                out.append("".join(run).encode().translate(_OP_CODES))
+                run = []
+            out.append(_Loop(inner, stmt.count))
+    if run:
+        out.append("".join(run).encode().translate(_OP_CODES))
+    return out
+
+
+class _Completed(Exception):
+    """The board became complete at step `step`: the run stops there."""
+
+    def __init__(self, step: int) -> None:
+        super().__init__(step)
+        self.step = step
+
+
+class _Forever(Exception):
+    """An unbounded loop came back to an iteration's starting state: it never ends."""
+
+
+def marked_at_start(level: Level) -> bytearray:
+    """One byte per square: 1 where the square is marked before the first step (`O` and `S`), else 0. O(squares)."""
+    bits = bin(level.initial_marks | 1 << level.start)[:1:-1].ljust(level.size, "0")[: level.size]
+    return bytearray(bits.encode().translate(_BIT_BYTES))
+
+
+_BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+class _Machine:
+    """Exact, bounded-time run of a compiled program on one level, in execution order.
+
+    Motion never depends on marks, so a loop run from a state always lands on
+    the same squares; once such a run has ended, its squares are marked for
+    good, and running the loop from that state again marks nothing new. So the
+    memo keeps, per loop and entry state, only the end state and the step
+    count (two numbers, not a set of squares), and the marks live once, one
+    byte per square. Inside one run of a loop, the iteration states repeat
     within 4 x squares iterations; once a repeat is seen, the remaining full
-    cycles add steps but no marks and are skipped arithmetically. Time is
-    O(size of program x 4 x squares) whatever the counts.
+    cycles add steps but no marks and are skipped arithmetically (an unbounded
+    loop that repeats never ends). A count no larger than the number of states
+    is simply run (no slower, and no table of iteration states).
+    Memory: O(squares + (loops + nesting) x states); time: O(program x
+    states x states) in the worst case, whatever the counts.
     """
 
     def __init__(self, level: Level) -> None:
-        self.level = level
-        self.memo: dict[tuple[int, State], _Effect] = {}
-        self.keep: list[object] = []
+        self.hops = level.hops
+        self.states = 4 * level.size
+        self.marked = marked_at_start(level)
+        self.left = self.marked.count(0)
+        self.steps = 0
 
-    def effect(self, node: Statement | tuple[Statement, ...], state: State) -> _Effect:
-        key = (id(node), state)
-        found = self.memo.get(key)
-        if found is None:
-            self.keep.append(node)
-            found = self._compute(node, state)
-            self.memo[key] = found
-        return found
+    def body(self, items: list[bytes | _Loop], s: int) -> int:
+        """Run a compiled body from state s (4 x square + facing); returns the end state."""
+        for item in items:
+            s = self.moves(item, s) if type(item) is bytes else self.loop(item, s)
+        return s
 
-    def _compute(self, node: Statement | tuple[Statement, ...], state: State) -> _Effect:
-        if isinstance(node, Move):
-            new = step(self.level, state, node.op)
-            return _Effect(new, 1 << new[0], 1)
-        if isinstance(node, tuple):
-            visited, steps, cur = 0, 0, state
-            for stmt in node:
-                eff = self.effect(stmt, cur)
-                visited |= eff.visited
-                steps += eff.steps
-                if eff.end is None:
-                    return _Effect(None, visited, steps)
-                cur = eff.end
-            return _Effect(cur, visited, steps)
-        return self._loop(node, state)
+    def moves(self, ops: bytes, s: int) -> int:
+        hops, marked = self.hops, self.marked
+        for i, op in enumerate(ops, 1):
+            if op == 0:
+                square = hops[s]
+                s = 4 * square + (s & 3)
+                if not marked[square]:
+                    marked[square] = 1
+                    self.left -= 1
+                    if not self.left:
+                        raise _Completed(self.steps + i)
+            elif op == 1:
+                s = s - 1 if s & 3 else s + 3
+            else:
+                s = s - 3 if s & 3 == 3 else s + 1
+        self.steps += len(ops)
+        return s
 
-    def _loop(self, loop: Loop, state: State) -> _Effect:
-        if loop.is_noop:
-            return _Effect(state, 0, 0)
-        seen: dict[State, tuple[int, int]] = {}
-        visited, steps, cur, done = 0, 0, state, 0
-        while loop.count is None or done < loop.count:
+    def repeat(self, body: list[bytes | _Loop], count: int, s: int) -> int:
+        """Run `body` `count` times from state s, plainly; returns the end state. O(count x body)."""
+        if len(body) == 1 and type(body[0]) is bytes:
+            moves, ops = self.moves, body[0]
+            for _ in range(count):
+                s = moves(ops, s)
+            return s
+        for _ in range(count):
+            s = self.body(body, s)
+        return s
+
+    def forward(self, count: int, s: int) -> int:
+        """`LOOP(count){F}` from state s: hop straight on; once blocked, the remaining F change nothing (the bunny
+        stands on a marked square) but count as steps. O(squares hopped)."""
+        hops, marked, facing = self.hops, self.marked, s & 3
+        for i in range(count):
+            square = hops[s]
+            if 4 * square + facing == s:
+                break
+            s = 4 * square + facing
+            if not marked[square]:
+                marked[square] = 1
+                self.left -= 1
+                if not self.left:
+                    raise _Completed(self.steps + i + 1)
+        self.steps += count
+        return s
+
+    def loop(self, loop: _Loop, s: int) -> int:
+        known = loop.memo.get(s)
+        if known is not None:
+            steps, end = divmod(known, self.states)
+            self.steps += steps
+            return end
+        before = self.steps
+        count = loop.count
+        if count is not None and count <= self.states:  # no more iterations than a repeat may take to show
+            cur = self.forward(count, s) if loop.body == _FORWARD else self.repeat(loop.body, count, s)
+            loop.memo[s] = (self.steps - before) * self.states + cur
+            return cur
+        seen: dict[int, tuple[int, int]] = {}  # iteration start state -> (iteration, steps then)
+        done, cur = 0, s
+        while count is None or done < count:
             if cur in seen:
+                if count is None:
+                    raise _Forever
                 first, steps_then = seen[cur]
-                if loop.count is None:
-                    return _Effect(None, visited, steps)
                 period = done - first
-                cycles = (loop.count - done) // period
-                steps += cycles * (steps - steps_then)
+                cycles = (count - done) // period
+                self.steps += cycles * (self.steps - steps_then)
                 done += cycles * period
                 seen.clear()  # the leftover (< period) iterations run plainly
-                if done >= loop.count:
+                if done >= count:
                     break
             else:
-                seen[cur] = (done, steps)
-            eff = self.effect(loop.body, cur)
-            visited |= eff.visited
-            steps += eff.steps
+                seen[cur] = (done, self.steps)
+            cur = self.body(loop.body, cur)
             done += 1
-            if eff.end is None:
-                return _Effect(None, visited, steps)
-            cur = eff.end
-        return _Effect(cur, visited, steps)
-
-    def completion_step(self, node: Statement | tuple[Statement, ...], state: State, marks: int, before: int) -> int:
-        """The step at which marks first reach the goal inside `node`; the caller knows they do."""
-        goal = self.level.goal
-        if isinstance(node, Move):
-            return before + 1
-        if isinstance(node, tuple):
-            cur = state
-            for stmt in node:
-                eff = self.effect(stmt, cur)
-                if marks | eff.visited == goal:
-                    return self.completion_step(stmt, cur, marks, before)
-                marks |= eff.visited
-                before += eff.steps
-                assert eff.end is not None
-                cur = eff.end
-            raise AssertionError("fragment does not complete")
-        cur = state
-        while True:  # a completing loop completes within 4 x squares iterations
-            eff = self.effect(node.body, cur)
-            if marks | eff.visited == goal:
-                return self.completion_step(node.body, cur, marks, before)
-            marks |= eff.visited
-            before += eff.steps
-            assert eff.end is not None
-            cur = eff.end
+        loop.memo[s] = (self.steps - before) * self.states + cur
+        return cur
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,61 +548,90 @@ class Run:
     verdict: Verdict
 
     def trace(self, limit: int = 10_000) -> list[Step]:
-        """The first `limit` steps (fewer if the run ends or completes sooner)."""
+        """The first `limit` steps (fewer if the run ends or completes sooner). Each step that marks a new square
+        holds a new mark mask (squares / 8 bytes), so for a long trace of a big board prefer streaming `steps`."""
         return list(itertools.islice(steps(self.level, self.program), limit))
 
 
 def run(level: Level, program: Program | str) -> Run:
-    """Run `program` on `level` and say how it ends, in bounded time for any counts."""
+    """Run `program` on `level` and say how it ends, exactly and in bounded time for any counts (see `_Machine`)."""
     if isinstance(program, str):
         program = parse_program(program)
-    ev = _Evaluator(level)
-    marks = level.initial_marks | (1 << level.start)
-    goal = level.goal
-    if marks == goal:
+    machine = _Machine(level)
+    if not machine.left:
         return Run(level, program, Verdict("completed", 0))
-    eff = ev.effect(program.body, level.start_state)
-    if marks | eff.visited == goal:
-        k = ev.completion_step(program.body, level.start_state, marks, 0)
-        return Run(level, program, Verdict("completed", k))
-    left = bin(goal & ~(marks | eff.visited)).count("1")
-    return Run(level, program, Verdict("forever" if eff.end is None else "incomplete", eff.steps, left))
+    try:
+        machine.body(_compile(program.body), 4 * level.start + int(Direction.EAST))
+    except _Completed as done:
+        return Run(level, program, Verdict("completed", done.step))
+    except _Forever:
+        return Run(level, program, Verdict("forever", machine.steps, machine.left))
+    return Run(level, program, Verdict("incomplete", machine.steps, machine.left))
+
+
+def _noop_loops(program: Program) -> set[int]:
+    """The ids of the program's loops that contain no move (they do nothing, even unbounded). O(size)."""
+    noop: set[int] = set()
+    order: list[Loop] = []
+    todo = [s for s in program.body if isinstance(s, Loop)]
+    while todo:
+        loop = todo.pop()
+        order.append(loop)
+        todo.extend(s for s in loop.body if isinstance(s, Loop))
+    for loop in reversed(order):  # inner loops before the loops around them
+        if all(isinstance(s, Loop) and id(s) in noop for s in loop.body):
+            noop.add(id(loop))
+    return noop
 
 
 def steps(level: Level, program: Program) -> Iterator[Step]:
     """Every executed command in order, stopping when the board is complete.
 
     Plain interpretation without skipping: may be endless; take what you need.
+    Each step costs O(1), plus O(squares) for a step that marks a new square
+    (its `marks` is a new integer); steps that mark nothing share the mask.
     """
-    marks = level.initial_marks | (1 << level.start)
-    if marks == level.goal:
+    marked = marked_at_start(level)
+    left = marked.count(0)
+    if not left:
         return
-    state = level.start_state
+    marks = level.initial_marks | (1 << level.start)
+    hops = level.hops
+    noop = _noop_loops(program)
+    s = 4 * level.start + int(Direction.EAST)
     number = 0
     # explicit stack of (statements, next index, iterations left or None)
     stack: list[list] = [[program.body, 0, 1]]
     while stack:
         frame = stack[-1]
-        body, i, left = frame
+        body, i, iterations = frame
         if i == len(body):
-            if left is not None:
-                left -= 1
-            if left == 0:
+            if iterations is not None:
+                iterations -= 1
+            if iterations == 0:
                 stack.pop()
                 continue
-            frame[1], frame[2] = 0, left
+            frame[1], frame[2] = 0, iterations
             continue
         frame[1] = i + 1
         stmt = body[i]
         if isinstance(stmt, Loop):
-            if not stmt.is_noop:
+            if id(stmt) not in noop:
                 stack.append([stmt.body, 0, stmt.count])
             continue
-        state = step(level, state, stmt.op)
-        marks |= 1 << state[0]
+        square, facing = s >> 2, s & 3
+        if stmt.op == "F":
+            square = hops[s]
+            if not marked[square]:
+                marked[square] = 1
+                marks |= 1 << square
+                left -= 1
+        else:
+            facing = turn(facing, stmt.op)
+        s = 4 * square + facing
         number += 1
-        yield Step(number, stmt.op, state[0], state[1], marks)
-        if marks == level.goal:
+        yield Step(number, stmt.op, square, facing, marks)
+        if not left:
             return
 
 
@@ -453,10 +652,20 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots."""
+    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots.
+
+    The time limit counts from this call: importing the solver (numpy and
+    numba, about a second the first time) comes out of it, and the solver
+    gets what is left (at least a twentieth of the limit, to answer with what
+    it has). Raises ValueError for a limit that is not a positive number.
+    """
+    start = time.perf_counter()
+    limit = check_time_limit(time_limit)
     from gridbot.solve.carrots import solve as _solve
 
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+    if limit is not None:
+        limit = max(limit - (time.perf_counter() - start), limit / 20)
+    return _solve(level, time_limit=limit, all_solutions=all_solutions, **options)
 
 
 __all__ = [
@@ -468,7 +677,9 @@ __all__ = [
     "Run",
     "Step",
     "format_trace",
+    "marked_at_start",
     "parse_program",
+    "random_level",
     "run",
     "solve",
     "step",

@@ -42,54 +42,63 @@ def py_fingerprints(ends, vis, r1, r2):
 
 
 @njit(cache=True)
-def loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h):  # pragma: no cover - compiled
-    """All distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ...
+def power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, n, budget):  # pragma: no cover - compiled
+    """Continue listing the distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ..., for at most `budget` rows.
 
-    Writes the n-th power's table row to out_e[n-1], out_v[n-1] and returns the
-    number of distinct powers: the iteration stops at the first n whose whole
-    behaviour (every state's end and marks) equals an earlier power's, after
-    which the powers repeat periodically, so every count is covered. Bounded by
-    the buffers' length (the caller sizes them to the state count squared bound
-    and grows them if needed; returns -1 if they are too short).
+    On entry out_e[:n], out_v[:n] hold the first n powers, known distinct (n
+    may be 0), and out_h[:n] their fingerprints. Each step writes power n + 1
+    to row n and compares it with the earlier rows (fingerprint first, then
+    exactly). Returns (n, status, rows written): status 0 finished (row n
+    repeats an earlier power, so the powers cycle from there and the n rows
+    cover every count), 1 budget spent (call again with this n), -1 buffers
+    full (n == their length: grow them, keeping the rows, and call again).
+    O(budget x (S x W + n)).
     """
     s_count = ends.shape[1]
     w_count = vis.shape[2]
     limit = out_e.shape[0]
-    for s in range(s_count):
-        out_e[0, s] = ends[k, s]
-        for w in range(w_count):
-            out_v[0, s, w] = vis[k, s, w]
-    n = 1
+    used = 0
     while True:
+        if used >= budget:
+            return n, 1, used
+        if n == 0:
+            for s in range(s_count):
+                out_e[0, s] = ends[k, s]
+                for w in range(w_count):
+                    out_v[0, s, w] = vis[k, s, w]
+        else:
+            for s in range(s_count):
+                mid = out_e[n - 1, s]
+                out_e[n, s] = ends[k, mid]
+                for w in range(w_count):
+                    out_v[n, s, w] = out_v[n - 1, s, w] | vis[k, mid, w]
+        used += 1
         h = np.uint64(0)
         for s in range(s_count):
-            h += np.uint64(out_e[n - 1, s] + 1) * r1[s]
+            h += np.uint64(out_e[n, s] + 1) * r1[s]
             for w in range(w_count):
-                h += out_v[n - 1, s, w] * r2[s, w]
-        out_h[n - 1] = h
-        for j in range(n - 1):
-            if out_h[j] == h:
-                same = True
-                for s in range(s_count):
-                    if out_e[j, s] != out_e[n - 1, s]:
-                        same = False
-                        break
-                    for w in range(w_count):
-                        if out_v[j, s, w] != out_v[n - 1, s, w]:
-                            same = False
-                            break
-                    if not same:
-                        break
-                if same:
-                    return n - 1
-        if n == limit:
-            return -1
-        for s in range(s_count):
-            mid = out_e[n - 1, s]
-            out_e[n, s] = ends[k, mid]
-            for w in range(w_count):
-                out_v[n, s, w] = out_v[n - 1, s, w] | vis[k, mid, w]
+                h += out_v[n, s, w] * r2[s, w]
+        out_h[n] = h
+        for j in range(n):
+            if out_h[j] == h and _same_row(out_e[j], out_e[n]) and _same_marks(out_v[j], out_v[n]):
+                return n, 0, used
         n += 1
+        if n == limit:
+            return n, -1, used
+
+
+@njit(cache=True)
+def loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h):  # pragma: no cover - compiled
+    """All distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ..., in one go (see power_rows).
+
+    Writes the n-th power's table row to out_e[n-1], out_v[n-1] and returns the
+    number of distinct powers: the iteration stops at the first n whose whole
+    behaviour (every state's end and marks) equals an earlier power's, after
+    which the powers repeat periodically, so every count is covered. Returns
+    -1 if the buffers are too short.
+    """
+    n, status, _ = power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, 0, out_e.shape[0] + 1)
+    return n if status == 0 else -1
 
 
 def py_loop_powers(ends, vis, k):
@@ -249,30 +258,34 @@ def _count_children(mu, lam):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def loop_children(ends, vis, s0, base, seen, traj_s, traj_v):  # pragma: no cover - compiled
-    """Every non-dominated outcome of LOOP(n){k}, n >= 2, run once from s0, for every fragment k.
+def loop_children(ends, vis, s0, base, seen, traj_s, traj_v, max_total):  # pragma: no cover - compiled
+    """Every non-dominated outcome of LOOP(n){k}, n >= 2, run once from s0, for the first fragments k.
 
-    Returns (body, count, state, marks) arrays. From s0 the iteration states are
-    s_0 .. s_{mu+lam-1} then repeat; for n >= mu + lam the marks are complete,
-    so n in [mu, mu+lam) is dominated by n + lam (same end state, superset of
-    marks). Kept: n in [2, mu) and n in [max(2, mu+lam), mu+2*lam).
+    Returns (fragments done, body, count, state, marks): fragments 0, 1, ...
+    are taken while their outcomes number at most `max_total` in all (always
+    at least one fragment), so that the output's size stays bounded. From s0
+    the iteration states are s_0 .. s_{mu+lam-1} then repeat; for n >= mu + lam
+    the marks are complete, so n in [mu, mu+lam) is dominated by n + lam (same
+    end state, superset of marks). Kept: n in [2, mu) and n in
+    [max(2, mu+lam), mu+2*lam).
     """
     nb = ends.shape[0]
     w_count = vis.shape[2]
-    mus = np.empty(nb, np.int64)
-    lams = np.empty(nb, np.int64)
     total = 0
+    done = 0
     for k in range(nb):
         mu, lam = trajectory(ends, vis, k, s0, seen, traj_s, traj_v)
-        mus[k] = mu
-        lams[k] = lam
-        total += _count_children(mu, lam)
+        more = _count_children(mu, lam)
+        if k > 0 and total + more > max_total:
+            break
+        total += more
+        done = k + 1
     body = np.empty(total, np.int64)
     count = np.empty(total, np.int64)
     state = np.empty(total, np.int64)
     marks = np.empty((total, w_count), np.uint64)
     i = 0
-    for k in range(nb):
+    for k in range(done):
         mu, lam = trajectory(ends, vis, k, s0, seen, traj_s, traj_v)
         for n in range(2, mu):
             body[i] = k
@@ -288,7 +301,7 @@ def loop_children(ends, vis, s0, base, seen, traj_s, traj_v):  # pragma: no cove
             for w in range(w_count):
                 marks[i, w] = base[w] | traj_v[mu + lam, w]
             i += 1
-    return body, count, state, marks
+    return done, body, count, state, marks
 
 
 def py_loop_children(ends, vis, s0, base):
@@ -303,25 +316,74 @@ def py_loop_children(ends, vis, s0, base):
     return out
 
 
+# ------------------------------------------------------------------ the fingerprint map
+
+# The store's rows are found by fingerprint through an open-addressing hash map held in two arrays: `fp_keys`
+# (uint64 fingerprints) and `fp_rows` (int64 row numbers, -1 for an empty slot), their length a power of two at
+# least twice the store's capacity, so that probes stay short and a free slot always exists. Plain arrays (not a
+# numba typed dict): they load with the cached kernels instead of compiling in every process, and their size is
+# known for the memory budget.
+
+
+def map_slots(capacity: int) -> int:
+    """The map length for a store of `capacity` rows: the least power of two >= 2 x capacity. O(1)."""
+    return 1 << max(4, (2 * capacity - 1).bit_length())
+
+
+@njit(cache=True)
+def map_slot(fp_keys, fp_rows, h):  # pragma: no cover - compiled
+    """The slot holding fingerprint h, or the empty slot where it would go (linear probing). O(probe length)."""
+    mask = fp_keys.shape[0] - 1
+    i = np.int64(h & np.uint64(mask))
+    while fp_rows[i] >= 0 and fp_keys[i] != h:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def map_get(fp_keys, fp_rows, h):  # pragma: no cover - compiled
+    """The row stored under fingerprint h, or -1."""
+    return fp_rows[map_slot(fp_keys, fp_rows, h)]
+
+
+@njit(cache=True)
+def map_put(fp_keys, fp_rows, h, row):  # pragma: no cover - compiled
+    """Store `row` under fingerprint h (replacing what was there)."""
+    i = map_slot(fp_keys, fp_rows, h)
+    fp_keys[i] = h
+    fp_rows[i] = row
+
+
+@njit(cache=True)
+def map_move(old_keys, old_rows, fp_keys, fp_rows):  # pragma: no cover - compiled
+    """Put every entry of the old map into the new (empty) one. O(old length)."""
+    for i in range(old_keys.shape[0]):
+        if old_rows[i] >= 0:
+            map_put(fp_keys, fp_rows, old_keys[i], old_rows[i])
+
+
+def py_map(fp_keys, fp_rows) -> dict[int, int]:
+    """The map's entries as a dict {fingerprint: row} (for tests)."""
+    return {int(k): int(r) for k, r in zip(fp_keys, fp_rows, strict=True) if r >= 0}
+
+
 # ------------------------------------------------------------------ admission into the store
 
 
 @njit(cache=True)
-def _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map):  # pragma: no cover - compiled
+def _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_keys, fp_rows):  # pragma: no cover - compiled
     """0: equal to the stored row with fingerprint h; 1: new, stored at n_rows; 2: same fingerprint, other row."""
-    if h not in fp_map:
+    i = map_slot(fp_keys, fp_rows, h)
+    row = fp_rows[i]
+    if row < 0:
         store_e[n_rows, :] = cand_e
         store_v[n_rows, :, :] = cand_v
-        fp_map[h] = n_rows
+        fp_keys[i] = h
+        fp_rows[i] = n_rows
         return 1
-    row = fp_map[h]
-    for s in range(cand_e.shape[0]):
-        if store_e[row, s] != cand_e[s]:
-            return 2
-        for w in range(cand_v.shape[1]):
-            if store_v[row, s, w] != cand_v[s, w]:
-                return 2
-    return 0
+    if _same_row(store_e[row], cand_e) and _same_marks(store_v[row], cand_v):
+        return 0
+    return 2
 
 
 @njit(cache=True)
@@ -335,14 +397,16 @@ def _row_hash(cand_e, cand_v, r1, r2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def admit_rows(rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_map, r1, r2, status, hashes):  # pragma: no cover
+def admit_rows(
+    rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_keys, fp_rows, r1, r2, status, hashes
+):  # pragma: no cover - compiled
     """Admit rows lo..hi-1 of a buffer into the store (status as _admit_row); returns (next row, n_rows)."""
     for i in range(lo, hi):
         if n_rows >= store_e.shape[0]:
             return i, n_rows
         h = _row_hash(rows_e[i], rows_v[i], r1, r2)
         hashes[i] = h
-        st = _admit_row(rows_e[i], rows_v[i], h, store_e, store_v, n_rows, fp_map)
+        st = _admit_row(rows_e[i], rows_v[i], h, store_e, store_v, n_rows, fp_keys, fp_rows)
         status[i] = st
         if st == 1:
             n_rows += 1
@@ -355,6 +419,23 @@ def _same_row(a, b):  # pragma: no cover - compiled
         if a[s] != b[s]:
             return False
     return True
+
+
+@njit(cache=True)
+def _same_marks(a, b):  # pragma: no cover - compiled
+    for s in range(a.shape[0]):
+        for w in range(a.shape[1]):
+            if a[s, w] != b[s, w]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _ends_hash(e, r1):  # pragma: no cover - compiled
+    h = np.uint64(0)
+    for s in range(e.shape[0]):
+        h += np.uint64(e[s] + 1) * r1[s]
+    return h
 
 
 @njit(cache=True)
@@ -374,54 +455,79 @@ def build_loops(
     prov,
     body_lo,
     k_from,
+    n_from,
+    a_from,
     body_hi,
     n_rows,
-    fp_map,
+    fp_keys,
+    fp_rows,
     r1,
     r2,
     buf_e,
     buf_v,
     buf_h,
+    buf_eh,
     keep,
     coll,
     coll_h,
     n_coll,
+    max_rows,
 ):  # pragma: no cover - compiled
     """Admit LOOP(n){k} for bodies k in k_from..body_hi-1 of the store, every undominated count n >= 2.
 
-    For each body: its distinct powers (loop_powers); among counts with the
+    For each body: its distinct powers (power_rows); among counts with the
     same end function only the largest is kept (it marks a superset: see
     FragmentTables._build); each kept power is admitted exactly as in
-    admit_rows, its provenance (1, body - body_lo, count, 0) written to prov.
-    Fingerprint clashes with a different row go to `coll` as (kind, p1, p2, p3,
-    hash) for the caller to settle. Returns (next body, n_rows, n_coll, code,
-    powers examined): code 0 done, 1 store full, 2 power buffer too short, 3
-    clash buffer full.
+    admit_rows, smallest count first, its provenance (1, body - body_lo,
+    count, 0) written to prov. Fingerprint clashes with a different row go to
+    `coll` as (kind, p1, p2, p3, hash) for the caller to settle.
+
+    A call handles at most about `max_rows` table rows (power rows computed
+    plus rows admitted), so that its time is bounded on any board; it resumes
+    where the last one stopped: body k_from, of which n_from powers are in the
+    buffers and a_from kept powers are admitted. Returns (body, powers,
+    admitted, n_rows, n_coll, code, powers examined) to resume from: code 0
+    done, 1 store full, 2 power buffers too short, 3 clash buffer full, 4
+    `max_rows` spent.
     """
     cap = store_e.shape[0]
     examined = 0
-    for k in range(k_from, body_hi):
-        if n_rows + buf_e.shape[0] > cap:
-            return k, n_rows, n_coll, 1, examined
-        if n_coll + buf_e.shape[0] > coll.shape[0]:
-            return k, n_rows, n_coll, 3, examined
-        n = loop_powers(store_e, store_v, k, r1, r2, buf_e, buf_v, buf_h)
-        if n < 0:
-            return k, n_rows, n_coll, 2, examined
-        examined += n - 1
+    budget = max_rows
+    n = n_from
+    admitted = a_from
+    k = k_from
+    while k < body_hi:
+        if budget <= 0:
+            return k, n, admitted, n_rows, n_coll, 4, examined
+        # finish the powers (when they are already known, this re-derives one row and sees it repeat)
+        n, status, used = power_rows(store_e, store_v, k, r1, r2, buf_e, buf_v, buf_h, n, budget)
+        budget -= used
+        if status == 1:
+            return k, n, admitted, n_rows, n_coll, 4, examined
+        if status == -1:
+            return k, n, admitted, n_rows, n_coll, 2, examined
+        if n_rows + n > cap:
+            return k, n, admitted, n_rows, n_coll, 1, examined
+        if n_coll + n > coll.shape[0]:
+            return k, n, admitted, n_rows, n_coll, 3, examined
+        for i in range(n):
+            buf_eh[i] = _ends_hash(buf_e[i], r1)
         kept = 0
         for i in range(n - 1, 0, -1):  # count i + 1, largest first
             dominated = False
             for jj in range(kept):
-                if _same_row(buf_e[keep[jj]], buf_e[i]):
+                if buf_eh[keep[jj]] == buf_eh[i] and _same_row(buf_e[keep[jj]], buf_e[i]):
                     dominated = True
                     break
             if not dominated:
                 keep[kept] = i
                 kept += 1
-        for jj in range(kept - 1, -1, -1):  # smallest count first
-            i = keep[jj]
-            st = _admit_row(buf_e[i], buf_v[i], buf_h[i], store_e, store_v, n_rows, fp_map)
+        first = admitted
+        while admitted < kept:  # smallest count first; at least one per call, so that resuming always progresses
+            if budget <= 0 and admitted > first:
+                return k, n, admitted, n_rows, n_coll, 4, examined
+            i = keep[kept - 1 - admitted]
+            st = _admit_row(buf_e[i], buf_v[i], buf_h[i], store_e, store_v, n_rows, fp_keys, fp_rows)
             if st == 1:
                 prov[0, n_rows] = 1
                 prov[1, n_rows] = k - body_lo
@@ -430,7 +536,13 @@ def build_loops(
                 n_rows += 1
             elif st == 2:
                 n_coll = _collide(coll, coll_h, n_coll, 1, k - body_lo, i + 1, 0, buf_h[i])
-    return body_hi, n_rows, n_coll, 0, examined
+            admitted += 1
+            budget -= 1
+        examined += n - 1
+        n = 0
+        admitted = 0
+        k += 1
+    return body_hi, 0, 0, n_rows, n_coll, 0, examined
 
 
 @njit(cache=True)
@@ -440,12 +552,13 @@ def build_sequences(
     prov,
     a,
     first_lo,
-    x_from,
-    x_hi,
     rest_lo,
     rest_hi,
+    i_from,
+    i_to,
     n_rows,
-    fp_map,
+    fp_keys,
+    fp_rows,
     r1,
     r2,
     cand_e,
@@ -454,35 +567,118 @@ def build_sequences(
     coll_h,
     n_coll,
 ):  # pragma: no cover - compiled
-    """Admit `x then g` for statements x in x_from..x_hi-1 and fragments g in rest_lo..rest_hi-1 of the store.
+    """Admit the candidates i_from..i_to-1 of `x then g`: candidate i is statement x = first_lo + i // m followed by
+    fragment g = rest_lo + i % m of the store, m = rest_hi - rest_lo (x-major order).
 
     Each candidate is built in the scratch rows, fingerprinted and compared
     exactly with the stored row of equal fingerprint (see _admit_row); new rows
-    get provenance (2, a, x - first_lo, g - rest_lo). Returns (next x, n_rows,
-    n_coll, code) as build_loops. O((x_hi - x_from) x (rest_hi - rest_lo) x S x W).
+    get provenance (2, a, x - first_lo, g - rest_lo). Returns (next candidate,
+    n_rows, n_coll, code): code 0 done, 1 store full, 3 clash buffer full.
+    O((i_to - i_from) x S x W).
     """
     s_count = store_e.shape[1]
     w_count = store_v.shape[2]
-    count = rest_hi - rest_lo
-    for x in range(x_from, x_hi):
-        if n_rows + count > store_e.shape[0]:
-            return x, n_rows, n_coll, 1
-        if n_coll + count > coll.shape[0]:
-            return x, n_rows, n_coll, 3
-        for g in range(rest_lo, rest_hi):
-            for s in range(s_count):
-                mid = store_e[x, s]
-                cand_e[s] = store_e[g, mid]
-                for w in range(w_count):
-                    cand_v[s, w] = store_v[x, s, w] | store_v[g, mid, w]
-            h = _row_hash(cand_e, cand_v, r1, r2)
-            st = _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_map)
-            if st == 1:
-                prov[0, n_rows] = 2
-                prov[1, n_rows] = a
-                prov[2, n_rows] = x - first_lo
-                prov[3, n_rows] = g - rest_lo
-                n_rows += 1
-            elif st == 2:
-                n_coll = _collide(coll, coll_h, n_coll, 2, a, x - first_lo, g - rest_lo, h)
-    return x_hi, n_rows, n_coll, 0
+    m = rest_hi - rest_lo
+    for i in range(i_from, i_to):
+        if n_rows >= store_e.shape[0]:
+            return i, n_rows, n_coll, 1
+        if n_coll >= coll.shape[0]:
+            return i, n_rows, n_coll, 3
+        x = first_lo + i // m
+        g = rest_lo + i % m
+        for s in range(s_count):
+            mid = store_e[x, s]
+            cand_e[s] = store_e[g, mid]
+            for w in range(w_count):
+                cand_v[s, w] = store_v[x, s, w] | store_v[g, mid, w]
+        h = _row_hash(cand_e, cand_v, r1, r2)
+        st = _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_keys, fp_rows)
+        if st == 1:
+            prov[0, n_rows] = 2
+            prov[1, n_rows] = a
+            prov[2, n_rows] = x - first_lo
+            prov[3, n_rows] = g - rest_lo
+            n_rows += 1
+        elif st == 2:
+            n_coll = _collide(coll, coll_h, n_coll, 2, a, x - first_lo, g - rest_lo, h)
+    return i_to, n_rows, n_coll, 0
+
+
+# ------------------------------------------------------------------ the fallback tour
+
+
+@njit(cache=True)
+def _turn_and_hop(out, length, facing, heading):  # pragma: no cover - compiled
+    """Append the turns from `facing` to `heading` (none, R, R R or L) and an F to out; returns the new length."""
+    turns = (heading - facing) % 4
+    if turns == 3:
+        out[length] = 1
+        length += 1
+    else:
+        for _ in range(turns):
+            out[length] = 2
+            length += 1
+    out[length] = 0
+    return length + 1
+
+
+@njit(cache=True)
+def tour(hops, start, facing, marked, seen, out):  # pragma: no cover - compiled
+    """A depth-first tour of the squares joined to `start`, as move codes (0 F, 1 L, 2 R) in `out`.
+
+    `hops[4 x square + heading]` is the square F reaches (the same square when
+    blocked); `marked[square]` is 1 for squares marked before the start; `seen`
+    (zeros, one per square) gets 1 for each square the tour reaches. From each
+    square the headings are tried in order 0..3 and the tour comes back the way
+    it went, iteratively (no recursion, so any board size). It stops as soon as
+    every square not marked before is reached. Returns (length, unreached):
+    out[:length] ends with the F onto the last such square, `unreached` counts
+    those it could not reach (not 0: the level has no solution). `out` needs
+    6 x squares entries. O(squares).
+    """
+    n = seen.shape[0]
+    left = 0
+    for sq in range(n):
+        if marked[sq] == 0:
+            left += 1
+    stack_sq = np.empty(n, np.int64)
+    stack_next = np.empty(n, np.int64)
+    stack_came = np.empty(n, np.int64)
+    top = 0
+    stack_sq[0] = start
+    stack_next[0] = 0
+    stack_came[0] = -1
+    seen[start] = 1
+    if marked[start] == 0:
+        left -= 1
+    length = 0
+    cut = 0
+    while top >= 0 and left > 0:
+        sq = stack_sq[top]
+        heading = stack_next[top]
+        nxt = -1
+        while heading < 4:
+            ahead = hops[4 * sq + heading]
+            heading += 1
+            if seen[ahead] == 0:
+                nxt = ahead
+                break
+        stack_next[top] = heading
+        if nxt >= 0:
+            seen[nxt] = 1
+            length = _turn_and_hop(out, length, facing, heading - 1)
+            facing = heading - 1
+            if marked[nxt] == 0:
+                left -= 1
+                cut = length
+            top += 1
+            stack_sq[top] = nxt
+            stack_next[top] = 0
+            stack_came[top] = heading - 1
+        else:
+            back = (stack_came[top] + 2) % 4
+            top -= 1
+            if top >= 0:
+                length = _turn_and_hop(out, length, facing, back)
+                facing = back
+    return cut, left

@@ -57,32 +57,65 @@ How the search works, and why each cut is safe
 
 Complexity: dominated by the table for cost K-2, which grows about 6-7x per
 token; memory is about 4 x squares x (4 + 8 x words) bytes per fragment.
+
+Limits (every board the format allows, up to 1000 x 1000)
+---------------------------------------------------------
+- *Memory.* The tables get a share of `gridbot.solve.search.memory_budget()`
+  (which respects RLIMIT_AS and cgroup limits): the store is allocated once at
+  that size (pages never written cost nothing, rows never move); the search's
+  memo and the loop outcomes it holds at once get shares too. A board whose
+  first tables do not fit (or whose single function would exceed
+  MAX_STATE_BYTES) skips the tables; a table that outgrows the budget stops
+  the deepening. Either way the answer is 'solved' with stats["reason"].
+- *Time.* The clock starts first; loading the kernels, setting up the tables
+  and every kernel call (bounded to WORK_PER_CALL words) are followed by a
+  look at it. The finishing work (smaller counts, the greedy program) stops
+  a little past the deadline (GRACE_*), well inside the slack of
+  max(1 s, 10 %) that the time bound allows.
+- *Fallback.* A depth-first tour (iterative, cut after the last square it
+  must mark, runs of F written as loops) answers whenever the proof does not;
+  like every answer it is re-run by the simulator before it is returned.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import os
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
-from numba.typed import Dict as NumbaDict
 
 from gridbot.games import carrots
-from gridbot.games.carrots import Level, Loop, Move, Program, Statement
+from gridbot.games.carrots import MOVES, Level, Loop, Program, Statement
 from gridbot.kernels import carrots as kern
 from gridbot.result import SolveResult
+from gridbot.solve import search
 from gridbot.solve.search import Clock, Progress, Timeout
 
 PRIMS = "FLR"
-PAIR_CHUNK = 50_000
-BODIES_PER_CALL = 256
-CANDIDATES_PER_CALL = 50_000
+PAIR_CHUNK = 50_000  # most final-loop pairs per pair_covers call
+BODIES_PER_CALL = 256  # most loop bodies per build_loops call
+WORK_PER_CALL = 2**23  # table words a kernel call may go through (tens of ms at most), so that the clock is read often
+FINISH_PAIRS = 2**22  # most (child, fragment) coverage tests per first_cover call
 MAX_ALL = 100
+# shares of the memory budget: the fragment store with its fingerprint map and loop power buffers; the top-level
+# search's memo of expanded (state, marks); the outcomes of top-level loops examined at once. The rest is slack.
+TABLE_SHARE, MEMO_SHARE, CHILDREN_SHARE = 0.75, 1 / 8, 1 / 16
+POWER_SHARE = 1 / 4  # of the tables' share: the loop power buffers (the store gets the rest)
+MIN_ROWS = 8  # a store of fewer rows cannot hold the tables of cost 1
+FIRST_MAP_ROWS = 1024  # rows the fingerprint map is first made for (it doubles as the store fills)
+# the largest function (every state's end and marks; about squares^2 / 2 bytes) the tables take: past it (boards of
+# more than about 11,500 squares) each table step touches hundreds of megabytes, too slow to keep a time limit, and
+# a store that fits in memory holds too few rows to prove more than a few tokens
+MAX_STATE_BYTES = 2**26
+GRACE_MIN, GRACE_SHARE, GRACE_MAX = 0.1, 0.05, 0.5  # finishing time past the deadline (seconds, share of the limit)
+GREEDY_UNTIMED = 2.0  # seconds the greedy program may take when there is no time limit
+# the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left than this
+# it does not start them (the plain tour answers), so that loading ends well inside the time bound's slack
+WARM_UP_MIN_LEFT = 0.5
 
 
 @dataclass(slots=True)
@@ -101,17 +134,66 @@ class _Table:
         return self.ends.shape[0]
 
 
-class MemoryBudget(Exception):
+class TablesStopped(Exception):
+    """The fragment tables stop short (their message says why); the solver answers with what it has."""
+
+
+class MemoryBudget(TablesStopped):
     """The next table would not fit in the memory budget; the deepening stops there."""
 
 
-def default_memory_budget() -> int:
-    """A third of the physical memory, at most 8 GiB (4 GiB if it cannot be read)."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return 4 * 2**30
-    return min(8 * 2**30, total // 3)
+def _gib(size: float) -> str:
+    """Bytes in GiB, to the MiB: `0.003 GiB`, `11,590.431 GiB`."""
+    return f"{size / 2**30:,.3f} GiB"
+
+
+@dataclass(frozen=True, slots=True)
+class _Sizes:
+    """Bytes the tables of a level take: per function (`state`: every state's end and marks), per store row (with its
+    provenance and fingerprint-map slots), per loop power row, and fixed (hash weights, primitives, scratch rows)."""
+
+    state: int
+    row: int
+    power: int
+    fixed: int
+
+    @classmethod
+    def of(cls, level: Level) -> _Sizes:
+        S, W = 4 * level.size, (level.size + 63) // 64
+        state = S * (4 + 8 * W)
+        return cls(state, state + 4 * 8 + 4 * 16, state + 3 * 8, 6 * state + 40 * S + 4096)
+
+    def store_rows(self, budget: int) -> int:
+        """Rows of the store that `budget` bytes allow (TABLE_SHARE of it, less the power buffers and fixed part)."""
+        return max(0, int(TABLE_SHARE * (1 - POWER_SHARE) * budget - self.fixed) // self.row)
+
+    def power_rows(self, budget: int) -> int:
+        """Rows of the loop power buffers that `budget` bytes allow."""
+        return int(TABLE_SHARE * POWER_SHARE * budget) // self.power
+
+    def check(self, budget: int) -> None:
+        """Raise MemoryBudget if a function is larger than MAX_STATE_BYTES or even the first tables (MIN_ROWS rows)
+        do not fit in `budget` bytes."""
+        if self.state > MAX_STATE_BYTES:
+            raise MemoryBudget(
+                f"a fragment function of this board takes {self.state / 2**20:,.0f} MiB, more than the"
+                f" {MAX_STATE_BYTES / 2**20:,.0f} MiB the tables take (they would not get past a few tokens)"
+            )
+        if self.store_rows(budget) < MIN_ROWS:
+            need = (self.fixed + MIN_ROWS * self.row) / (TABLE_SHARE * (1 - POWER_SHARE))
+            raise MemoryBudget(
+                f"the first fragment tables would need {_gib(need)} of memory, more than the budget of {_gib(budget)}"
+            )
+
+
+def _bitset(mask: int, words: int) -> np.ndarray:
+    """The bit mask `mask` as `words` uint64 words (bit i of the mask is bit i % 64 of word i // 64). O(words)."""
+    return np.frombuffer(mask.to_bytes(8 * words, "little"), dtype="<u8").astype(np.uint64)
+
+
+def _hops_array(level: Level) -> np.ndarray:
+    """The level's hop table (`hops[4 x square + facing]`, the rule of F) as an int64 array. O(squares)."""
+    return np.array(level.hops, dtype=np.int64)
 
 
 class FragmentTables:
@@ -124,71 +206,117 @@ class FragmentTables:
     """
 
     def __init__(
-        self, level: Level, seed: int = 12345, weak_hash: bool = False, memory_budget: int | None = None
+        self,
+        level: Level,
+        seed: int = 12345,
+        weak_hash: bool = False,
+        memory_budget: int | None = None,
+        clock: Clock | None = None,
     ) -> None:
         """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks.
 
-        `memory_budget` bounds the store in bytes (default: a third of the
-        machine's memory, at most 8 GiB); MemoryBudget is raised past it.
+        `memory_budget` bounds what the tables and the search allocate, in
+        bytes (default `gridbot.solve.search.memory_budget()`, which respects
+        RLIMIT_AS and cgroup limits); the store, its map and the loop power
+        buffers get TABLE_SHARE of it. MemoryBudget is raised when even the
+        first tables do not fit, and later when a table outgrows it. On a big
+        board each set-up step touches up to a few hundred megabytes, so
+        `clock` (if given) is checked between them (Timeout).
         """
         self.level = level
         n = level.size
         self.S = 4 * n
         self.W = (n + 63) // 64
-        self.row_bytes = self.S * (4 + 8 * self.W) + 32
-        self.memory_budget = default_memory_budget() if memory_budget is None else memory_budget
+        self.sizes = _Sizes.of(level)
+        self.memory_budget = search.memory_budget() if memory_budget is None else memory_budget
+        self.sizes.check(self.memory_budget)
         rng = np.random.default_rng(seed)
         self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
         self.r2 = rng.integers(1, 2**63, size=(self.S, self.W), dtype=np.uint64)
         if weak_hash:
             self.r1[:] = 0
             self.r2[:] = 0
+        self._check(clock)
+        self.prims = self.primitive_rows()
+        self._check(clock)
         self.tables: dict[int, _Table] = {}
         self.bounds: dict[int, tuple[int, int, int]] = {}  # cost -> (first row, end row, statements)
         self.built = 0
         self.candidates = 0
-        capacity = 1024
-        self.ends = np.empty((capacity, self.S), np.int32)
-        self.vis = np.empty((capacity, self.S, self.W), np.uint64)
-        self.prov = np.zeros((4, capacity), np.int64)  # kind, p1, p2, p3 per row
-        self.rows = 0
-        self.fp_map = NumbaDict.empty(key_type=numba.types.uint64, value_type=numba.types.int64)
+        self._powers: tuple[np.ndarray, ...] = ()  # loop power buffers, made when first needed
+        # the store is allocated once, as large as the budget allows: pages never written cost no memory, and rows
+        # never move, so the tables' views stay valid and no growth copies gigabytes outside the clock's sight
+        self.capacity = self.sizes.store_rows(self.memory_budget)
+        while True:
+            try:
+                self.ends = np.empty((self.capacity, self.S), np.int32)
+                self.vis = np.empty((self.capacity, self.S, self.W), np.uint64)
+                self.prov = np.zeros((4, self.capacity), np.int64)  # kind, p1, p2, p3 per row
+                break
+            except MemoryError:  # the system refuses even address space (strict overcommit): ask for less
+                self.capacity //= 2
+                if self.capacity < MIN_ROWS:
+                    raise self._full() from None
+        self.fp_keys = np.zeros(kern.map_slots(min(self.capacity, FIRST_MAP_ROWS)), np.uint64)
+        self.fp_rows = np.full(len(self.fp_keys), -1, np.int64)
         self.overflow: dict[int, list[int]] = {}  # fingerprint -> further rows sharing it (true collisions)
         self._cand_e = np.empty(self.S, np.int32)
         self._cand_v = np.empty((self.S, self.W), np.uint64)
         # row 0 is the empty fragment (cost 0), so that nothing equal to it is kept
         self.ends[0], self.vis[0] = np.arange(self.S, dtype=np.int32), 0
-        self.fp_map[kern.fingerprints(self.ends[:1], self.vis[:1], self.r1, self.r2)[0]] = 0
+        kern.map_put(self.fp_keys, self.fp_rows, kern.fingerprints(self.ends[:1], self.vis[:1], self.r1, self.r2)[0], 0)
         self.rows = 1
+        self._check(clock)
+
+    @staticmethod
+    def _check(clock: Clock | None) -> None:
+        if clock is not None:
+            clock.check(phase="setting up the tables")
 
     # -- the store
 
-    def _grow(self) -> None:
-        self._reserve(2 * self.ends.shape[0], required=True)
+    def _full(self) -> MemoryBudget:
+        return MemoryBudget(f"the fragment tables would need more than {_gib(self.memory_budget)}")
 
-    def _reserve(self, capacity: int, required: bool = False) -> None:
-        """Make room for `capacity` rows, within the memory budget.
+    def _limit(self) -> int:
+        """Rows the kernels may fill now: the store's capacity, or fewer while the fingerprint map is small."""
+        return min(self.capacity, len(self.fp_keys) // 2)
 
-        A wish (`required` False) is trimmed to the budget; a need that the
-        budget cannot meet raises MemoryBudget.
-        """
-        most = max(self.ends.shape[0], self.memory_budget // self.row_bytes)
-        if capacity > most:
-            if required:
-                raise MemoryBudget(f"the fragment tables would need more than {self.memory_budget / 2**30:.1f} GiB")
-            capacity = most
-        if capacity <= self.ends.shape[0]:
-            return
-        for name in ("ends", "vis"):
-            old = getattr(self, name)
-            new = np.empty((capacity, *old.shape[1:]), old.dtype)
-            new[: self.rows] = old[: self.rows]
-            setattr(self, name, new)
-        prov = np.zeros((4, capacity), np.int64)
-        prov[:, : self.rows] = self.prov[:, : self.rows]
-        self.prov = prov
-        for cost in self.tables:
-            self.tables[cost] = self._view(cost)
+    def _make_room(self, need: int) -> None:
+        """Room for `need` rows in all: MemoryBudget past the store's capacity; the fingerprint map at least doubles
+        (O(rows) rehash) when it would be more than half full."""
+        if need > self.capacity:
+            raise self._full()
+        if 2 * need > len(self.fp_keys):
+            slots = kern.map_slots(min(self.capacity, max(need, 2 * self.rows)))
+            keys, rows = np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)
+            kern.map_move(self.fp_keys, self.fp_rows, keys, rows)
+            self.fp_keys, self.fp_rows = keys, rows
+
+    def _store(self) -> tuple[np.ndarray, np.ndarray]:
+        """The store's ends and marks as far as the kernels may fill them now (see _limit)."""
+        limit = self._limit()
+        return self.ends[:limit], self.vis[:limit]
+
+    def _power_buffers(self) -> tuple[np.ndarray, ...]:
+        """The loop power buffers: allocated once, at their share of the budget (a body's distinct powers can
+        number far more than the states: the period of f, f^2, ... is the lcm of f's cycle lengths); MemoryBudget if
+        that is fewer than 2 rows."""
+        if not self._powers:
+            limit = self.sizes.power_rows(self.memory_budget)
+            if limit < 2:
+                raise self._full()
+            try:
+                self._powers = (
+                    np.empty((limit, self.S), np.int32),
+                    np.empty((limit, self.S, self.W), np.uint64),
+                    np.empty(limit, np.uint64),
+                    np.empty(limit, np.uint64),
+                    np.empty(limit, np.int64),
+                )
+            except MemoryError:
+                raise self._full() from None
+        return self._powers
 
     def _view(self, cost: int) -> _Table:
         lo, hi, statements = self.bounds[cost]
@@ -196,15 +324,14 @@ class FragmentTables:
         return _Table(self.ends[lo:hi], self.vis[lo:hi], statements, kind, p1, p2, p3)
 
     def _store_row(self, ends: np.ndarray, vis: np.ndarray, provenance: tuple[int, int, int, int]) -> None:
-        if self.rows >= self.ends.shape[0]:
-            self._grow()
+        self._make_room(self.rows + 1)
         self.ends[self.rows], self.vis[self.rows] = ends, vis
         self.prov[:, self.rows] = provenance
         self.rows += 1
 
     def _is_stored(self, h: int, ends: np.ndarray, vis: np.ndarray) -> bool:
-        others = [self.fp_map[np.uint64(h)], *self.overflow.get(h, [])]
-        return any(np.array_equal(self.ends[r], ends) and np.array_equal(self.vis[r], vis) for r in others)
+        others = [int(kern.map_get(self.fp_keys, self.fp_rows, np.uint64(h))), *self.overflow.get(h, [])]
+        return any(np.array_equal(self.ends[r], ends) and np.array_equal(self.vis[r], vis) for r in others if r >= 0)
 
     def _settle(self, clashes: np.ndarray, hashes: np.ndarray, c: int) -> None:
         """Settle candidates whose fingerprint matched a *different* stored row.
@@ -230,16 +357,17 @@ class FragmentTables:
                 self._store_row(e, v, (kind, p1, p2, p3))
 
     def _admit_primitives(self) -> None:
-        ends, vis = self.primitive_rows()
+        ends, vis = self.prims
         status = np.zeros(3, np.int8)
         hashes = np.zeros(3, np.uint64)
         self.candidates += 3
-        self._reserve(self.rows + 3)
+        self._make_room(self.rows + 3)
         for k in range(3):
             before = self.rows
             _, self.rows = kern.admit_rows(
-                ends, vis, k, k + 1, self.ends, self.vis, self.rows, self.fp_map, self.r1, self.r2, status, hashes
-            )
+                ends, vis, k, k + 1, *self._store(), self.rows, self.fp_keys, self.fp_rows, self.r1, self.r2,
+                status, hashes,
+            )  # fmt: skip
             if self.rows > before:
                 self.prov[:, before] = (0, k, 0, 0)
             elif status[k] == 2 and not self._is_stored(int(hashes[k]), ends[k], vis[k]):
@@ -251,9 +379,6 @@ class FragmentTables:
         while self.built < cost:
             c = self.built + 1
             lo = self.rows
-            # untouched memory costs nothing, so reserve what the next cost likely needs (about 7x the last)
-            if c > 1:
-                self._reserve(lo + 10 * (self.bounds[c - 1][1] - self.bounds[c - 1][0]) + 1024)
             statements = self._build(c, clock)
             self.bounds[c] = (lo, self.rows, statements)
             self.tables[c] = self._view(c)
@@ -268,78 +393,68 @@ class FragmentTables:
         i < j the squares marked from every state by i iterations are a subset
         of those marked by j, so when both end in the same state from every
         state, putting LOOP(j) in place of LOOP(i) anywhere leaves every later
-        state of any run unchanged and marks at least as much.
+        state of any run unchanged and marks at least as much. Every kernel
+        call does a bounded amount of work (WORK_PER_CALL), and the clock is
+        read between calls.
         """
         first_row = self.rows
         if c == 1:
             self._admit_primitives()
+            if clock is not None:
+                clock.check(phase="primitives")
             return self.rows - first_row
         body_lo, body_hi, _ = self.bounds[c - 1]
-        limit = 64
-        buffers = self._power_buffers(limit)
+        per_call = max(1, WORK_PER_CALL // (self.S * self.W))
+        powers_buffers = self._power_buffers()
         clash = np.empty((4096, 4), np.int64)
         clash_h = np.empty(4096, np.uint64)
-        self._reserve(self.rows + 64 * (body_hi - body_lo) + 1024)
-        k = body_lo
+        k, powers, admitted = body_lo, 0, 0
         while k < body_hi:
-            stop = min(body_hi, k + BODIES_PER_CALL)  # calls short enough to check the clock between
-            k, self.rows, n_clash, code, examined = kern.build_loops(
-                self.ends, self.vis, self.prov, body_lo, k, stop, self.rows, self.fp_map, self.r1, self.r2,
-                *buffers, clash, clash_h, 0,
+            stop = min(body_hi, k + BODIES_PER_CALL)
+            k, powers, admitted, self.rows, n_clash, code, examined = kern.build_loops(
+                *self._store(), self.prov, body_lo, k, powers, admitted, stop, self.rows, self.fp_keys,
+                self.fp_rows, self.r1, self.r2, *powers_buffers, clash, clash_h, 0, per_call,
             )  # fmt: skip
             self.candidates += examined
             self._settle(clash[:n_clash], clash_h[:n_clash], c)
             if code == 1:
-                self._reserve(self.rows + 2 * limit + self.ends.shape[0], required=True)
-            elif code == 2:
-                limit *= 2
-                buffers = self._power_buffers(limit)
+                self._make_room(self.rows + powers)
+            elif code == 2:  # a loop with more distinct powers than the buffers hold
+                raise self._full()
             if clock is not None:
                 clock.check(phase=f"loops of cost {c}", candidates=self.candidates)
         statements = self.rows - first_row
         plan = [(a, self.bounds[a], self.bounds[c - a]) for a in range(1, c)]
-        self._reserve(self.rows + sum(st * (r_hi - r_lo) for _, (_, _, st), (r_lo, r_hi, _) in plan) + 1024)
         for a, (first_lo, _, first_statements), (rest_lo, rest_hi, _) in plan:
-            x = first_lo
-            self.candidates += first_statements * (rest_hi - rest_lo)
-            clash = np.empty((max(4096, rest_hi - rest_lo), 4), np.int64)
-            clash_h = np.empty(len(clash), np.uint64)
-            x_hi = first_lo + first_statements
-            step = max(1, CANDIDATES_PER_CALL // max(1, rest_hi - rest_lo))
-            while x < x_hi:
-                x, self.rows, n_clash, code = kern.build_sequences(
-                    self.ends, self.vis, self.prov, a, first_lo, x, min(x_hi, x + step), rest_lo, rest_hi,
-                    self.rows, self.fp_map, self.r1, self.r2, self._cand_e, self._cand_v, clash, clash_h, 0,
+            total = first_statements * (rest_hi - rest_lo)
+            self.candidates += total
+            i = 0
+            while i < total:
+                i, self.rows, n_clash, code = kern.build_sequences(
+                    *self._store(), self.prov, a, first_lo, rest_lo, rest_hi, i, min(total, i + per_call),
+                    self.rows, self.fp_keys, self.fp_rows, self.r1, self.r2, self._cand_e, self._cand_v, clash,
+                    clash_h, 0,
                 )  # fmt: skip
                 self._settle(clash[:n_clash], clash_h[:n_clash], c)
                 if code == 1:
-                    self._grow()
+                    self._make_room(self.rows + 1)
                 if clock is not None:
                     clock.check(phase=f"sequences of cost {c}", candidates=self.candidates)
         return statements
 
-    def _power_buffers(self, limit: int) -> tuple[np.ndarray, ...]:
-        return (
-            np.empty((limit, self.S), np.int32),
-            np.empty((limit, self.S, self.W), np.uint64),
-            np.empty(limit, np.uint64),
-            np.empty(limit, np.int64),
-        )
-
     # -- primitives
 
     def primitive_rows(self) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of F, L, R, from the game's own `step` rule."""
-        ends = np.zeros((3, self.S), np.int32)
+        """Rows of F, L, R, from the game's own rules (the level's hop table for F, `turn` for L and R). O(S x W)."""
+        states = np.arange(self.S, dtype=np.int64)
+        square, facing = states // 4, states % 4
+        ahead = _hops_array(self.level)
+        ends = np.empty((3, self.S), np.int32)
+        ends[0] = 4 * ahead + facing
+        for k, op in enumerate("LR", 1):
+            ends[k] = 4 * square + np.array([carrots.turn(f, op) for f in range(4)])[facing]
         vis = np.zeros((3, self.S, self.W), np.uint64)
-        for square in range(self.level.size):
-            for facing in range(4):
-                s = 4 * square + facing
-                for k, op in enumerate(PRIMS):
-                    q, f = carrots.step(self.level, (square, facing), op)
-                    ends[k, s] = 4 * q + f
-                    if op == "F":
-                        vis[k, s, q // 64] |= np.uint64(1) << np.uint64(q % 64)
+        vis[0, states, ahead // 64] = np.uint64(1) << (ahead % 64).astype(np.uint64)
         return ends, vis
 
     # -- reading programs back
@@ -349,7 +464,7 @@ class FragmentTables:
         t = self.tables[cost]
         kind = int(t.kind[row])
         if kind == 0:
-            return (Move(PRIMS[int(t.p1[row])]),)
+            return (MOVES[PRIMS[int(t.p1[row])]],)
         if kind == 1:
             return (Loop(self.fragment(cost - 1, int(t.p1[row])), int(t.p2[row])),)
         a = int(t.p1[row])
@@ -375,6 +490,9 @@ class _Search:
 
     With `m` smaller than K - 2 (tables not built that far) the search is a
     heuristic: what it finds is a real program, but failing proves nothing.
+    Its memo of expanded (state, marks) and the loop outcomes it examines at
+    once are bounded by shares of the tables' memory budget; a full memo only
+    stops remembering (it prunes repeats, nothing else).
     """
 
     def __init__(self, tables: FragmentTables, K: int, clock: Clock, all_solutions: bool, m: int | None = None) -> None:
@@ -386,15 +504,18 @@ class _Search:
         self.solutions: list[tuple[Any, ...]] = []
         self.capped = False
         self.expanded: dict[tuple[int, bytes], int] = {}
+        self.memo_room = int(MEMO_SHARE * tables.memory_budget) // (8 * tables.W + 160)
+        self.max_children = max(1, int(CHILDREN_SHARE * tables.memory_budget) // (8 * tables.W + 48))
         self.children = 0
-        level = tables.level
-        self.goal = np.zeros(tables.W, np.uint64)
-        for i in range(level.size):
-            self.goal[i // 64] |= np.uint64(1) << np.uint64(i % 64)
-        self.prims = tables.primitive_rows()
+        self.goal = _bitset(tables.level.goal, tables.W)
+        self.prims = tables.prims
         self.seen = np.full(tables.S, -1, np.int64)
         self.traj_s = np.empty(tables.S + 2, np.int64)
         self.traj_v = np.empty((tables.S + 2, tables.W), np.uint64)
+        # calls of bounded work: a pair's or a loop's orbit from one state is mostly tens of states (at most S)
+        orbit = tables.W * min(tables.S, 32)
+        self.pair_chunk = max(1, min(PAIR_CHUNK, WORK_PER_CALL // orbit))
+        self.loop_chunk = max(1, min(BODIES_PER_CALL * 8, WORK_PER_CALL // orbit))
 
     def run(self, s0: int, marks: np.ndarray) -> list[tuple[Any, ...]]:
         with contextlib.suppress(_Found):
@@ -417,7 +538,8 @@ class _Search:
         key = (s, marks.tobytes())
         if self.expanded.get(key, -1) >= b:
             return
-        self.expanded[key] = b
+        if len(self.expanded) < self.memo_room or key in self.expanded:
+            self.expanded[key] = b
         self._tick()
         pe, pv = self.prims
         for k, op in enumerate(PRIMS):
@@ -432,14 +554,16 @@ class _Search:
                 self._finish(np.array([s2]), m2[None, :], b - 1, [item])
         for c in range(1, min(self.m, b - 1) + 1):
             t = self.t.tables[c]
-            for lo in range(0, len(t), BODIES_PER_CALL * 8):
-                hi = lo + BODIES_PER_CALL * 8
-                body, count, state, m2 = kern.loop_children(
-                    t.ends[lo:hi], t.vis[lo:hi], s, marks, self.seen, self.traj_s, self.traj_v
+            lo = 0
+            while lo < len(t):
+                hi = min(len(t), lo + self.loop_chunk)
+                done, body, count, state, m2 = kern.loop_children(
+                    t.ends[lo:hi], t.vis[lo:hi], s, marks, self.seen, self.traj_s, self.traj_v, self.max_children
                 )
                 self.children += len(body)
                 self._finish(state, m2, b - 1 - c, _LazyItems(prefix, c, body + lo, count))
                 self._tick()
+                lo += done
         if b - 1 == self.m + 1:
             self._final_pairs(s, marks, prefix)
 
@@ -452,36 +576,41 @@ class _Search:
             t = self.t.tables[c]
             if not len(t):
                 continue
-            hit = kern.first_cover(t.vis, states, marks, self.goal)
-            for i in np.nonzero((hit >= 0) & ~done)[0].tolist():
-                rows = [int(hit[i])]
-                if self.all:
-                    cover = ((t.vis[:, states[i], :] | marks[i]) == self.goal).all(axis=1)
-                    rows = np.nonzero(cover)[0].tolist()
-                for k in rows:
-                    self._report(prefixes[i] + (("frag", c, k),))
-            self._tick()
+            # children per call, so that a call's time stays bounded (a test stops at the first word that differs,
+            # but on a big board whose marks are complete in their first words it reads many)
+            step = max(1, FINISH_PAIRS // (len(t) * max(1, self.t.W // 4)))
+            for lo in range(0, len(states), step):
+                hit = kern.first_cover(t.vis, states[lo : lo + step], marks[lo : lo + step], self.goal)
+                for i in np.nonzero((hit >= 0) & ~done[lo : lo + step])[0].tolist():
+                    rows = [int(hit[i])]
+                    if self.all:
+                        cover = ((t.vis[:, states[lo + i], :] | marks[lo + i]) == self.goal).all(axis=1)
+                        rows = np.nonzero(cover)[0].tolist()
+                    for k in rows:
+                        self._report(prefixes[lo + i] + (("frag", c, k),))
+                self._tick()
 
     def _final_pairs(self, s: int, marks: np.ndarray, prefix: tuple[Any, ...]) -> None:
-        """Final loops LOOP{y g} of cost m+2: y a statement of cost a, g a fragment of cost m+1-a."""
+        """Final loops LOOP{y g} of cost m+2: y a statement of cost a, g a fragment of cost m+1-a.
+
+        The pairs are numbered y-major and taken in bounded chunks (`pair_chunk`).
+        """
         m = self.m
         plans: list[tuple[int, int]] = [(a, m + 1 - a) for a in range(1, m + 1)]
         if m == 0:
             plans.append((1, 0))
         for a, rest_cost in plans:
             first = self.t.tables[a]
-            ys = np.arange(first.statements, dtype=np.int64)
             if rest_cost:
                 rest = self.t.tables[rest_cost]
                 ge, gv, ng = rest.ends, rest.vis, len(rest)
             else:
                 ge, gv, ng = first.ends, first.vis, 1
-            if not len(ys) or not ng:
-                continue
-            pairs_y = np.repeat(ys, ng)
-            pairs_g = np.tile(np.arange(ng, dtype=np.int64), len(ys)) if rest_cost else np.full(len(ys), -1, np.int64)
-            for lo in range(0, len(pairs_y), PAIR_CHUNK):
-                py, pg = pairs_y[lo : lo + PAIR_CHUNK], pairs_g[lo : lo + PAIR_CHUNK]
+            total = first.statements * ng
+            for lo in range(0, total, self.pair_chunk):
+                pair = np.arange(lo, min(total, lo + self.pair_chunk), dtype=np.int64)
+                py = pair // ng
+                pg = pair % ng if rest_cost else np.full(len(pair), -1, np.int64)
                 ok = kern.pair_covers(
                     first.ends, first.vis, py, ge, gv, pg, s, marks, self.goal, self.seen, self.traj_s
                 )
@@ -490,12 +619,16 @@ class _Search:
                     self._report(prefix + (("pair", a, int(py[i]), rest_cost, int(pg[i])),))
                 self._tick()
 
-    def program(self, items: tuple[Any, ...]) -> Program:
-        """The program a solution's items stand for; a loop that ends it prints as LOOP{...} if that still works."""
+    def program(self, items: tuple[Any, ...], deadline: float | None = None) -> Program:
+        """The program a solution's items stand for; a loop that ends it prints as LOOP{...} if that still works.
+
+        Counts are then lowered (`smallest_counts`) until `deadline` (a
+        time.perf_counter() value; None: no limit).
+        """
         body: list[Statement] = []
         for item in items:
             if item[0] == "op":
-                body.append(Move(item[1]))
+                body.append(MOVES[item[1]])
             elif item[0] == "loop":
                 body.append(Loop(self.t.fragment(item[1], item[2]), item[3]))
             elif item[0] == "frag":
@@ -510,7 +643,7 @@ class _Search:
             unbounded = Program(tuple(body[:-1]) + (Loop(last.body, None),))
             if carrots.run(self.t.level, unbounded).verdict.won:
                 program = unbounded
-        return smallest_counts(self.t.level, program)
+        return smallest_counts(self.t.level, program, deadline=deadline)
 
 
 def _with_count(body: tuple[Statement, ...], target: int, count: int) -> tuple[tuple[Statement, ...], int]:
@@ -530,17 +663,20 @@ def _with_count(body: tuple[Statement, ...], target: int, count: int) -> tuple[t
     return tuple(out), seen
 
 
-def smallest_counts(level: Level, program: Program, tries: int = 400) -> Program:
+def smallest_counts(level: Level, program: Program, tries: int = 400, deadline: float | None = None) -> Program:
     """The same program with each loop count lowered, in turn, to the smallest that still completes the level.
 
     The search keeps, of equal counts' behaviours, the largest count; people
     prefer `LOOP(3)` to `LOOP(19)` when both work. Every change is checked by
     the simulator, so the result completes whenever `program` does. O(loops x
-    tries) runs.
+    tries) runs, stopping (with the counts lowered so far) once
+    time.perf_counter() passes `deadline`.
     """
     _, loops = _with_count(program.body, -1, 0)
     for target in range(loops):
         for count in range(1, tries):
+            if deadline is not None and time.perf_counter() > deadline:
+                return program
             body, _ = _with_count(program.body, target, count)
             candidate = Program(body)
             if candidate == program or carrots.run(level, candidate).verdict.won:
@@ -549,38 +685,126 @@ def smallest_counts(level: Level, program: Program, tries: int = 400) -> Program
     return program
 
 
-# ---------------------------------------------------------------- front
+# ---------------------------------------------------------------- fallbacks
+
+
+_TURN_THEN_F = (b"\x00", b"\x02\x00", b"\x02\x02\x00", b"\x01\x00")  # by (heading - facing) % 4: F, R F, R R F, L F
+
+
+def _py_tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
+    """A depth-first tour of the squares joined to the start, as move codes (0 F, 1 L, 2 R).
+
+    From each square the headings are tried in order 0..3 and the tour comes
+    back the way it went; iterative (an explicit stack), so any board size.
+    It stops as soon as every square not in `marked` (one byte per square) is
+    reached, and the codes end with the F onto the last of them. Returns
+    (codes, unreached, seen): `unreached` counts the squares to mark that the
+    tour could not reach (not 0: the level has no solution), `seen` has a 1 per
+    square reached. Plain Python, the twin of kern.tour: used until the
+    kernels are loaded (loading them takes about a second). O(squares).
+    """
+    hops = level.hops
+    seen = bytearray(level.size)
+    left = marked.count(0)
+    seen[level.start] = 1
+    facing = level.start_state[1]
+    codes = bytearray()
+    cut = 0
+    # the square being left is known by `tried`, the hop index 4 x square + heading last tried from it; the stack
+    # holds, per square on the way back, tried << 2 | the heading it was entered by (ints: cheaper than tuples)
+    tried, came = 4 * level.start - 1, 0
+    stop = tried + 5
+    stack: list[int] = []
+    while left:
+        i = tried + 1
+        while i < stop and seen[hops[i]]:
+            i += 1
+        if i < stop:
+            nxt = hops[i]
+            seen[nxt] = 1
+            heading = i & 3
+            codes += _TURN_THEN_F[(heading - facing) & 3]
+            facing = heading
+            if not marked[nxt]:
+                left -= 1
+                cut = len(codes)
+            stack.append(i << 2 | came)
+            tried, came = 4 * nxt - 1, heading
+            stop = tried + 5
+        elif stack:
+            back = (came + 2) & 3
+            codes += _TURN_THEN_F[(back - facing) & 3]
+            facing = back
+            top = stack.pop()
+            tried, came = top >> 2, top & 3
+            stop = (tried | 3) + 1
+        else:
+            break
+    return bytes(codes[:cut]), left, seen
+
+
+def _tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
+    """(move codes, unreached, seen) of the depth-first tour from the start: kern.tour once the kernels are loaded,
+    else its plain-Python twin `_py_tour`. `marked` has one byte per square marked before the first step.
+    O(squares)."""
+    return _kernel_tour(level, marked) if warm_up.cache_info().currsize else _py_tour(level, marked)
+
+
+def _kernel_tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
+    """`_tour` by the compiled kernel."""
+    seen = np.zeros(level.size, np.uint8)
+    out = np.empty(6 * level.size, np.uint8)
+    length, unreached = kern.tour(
+        _hops_array(level), level.start, level.start_state[1], np.frombuffer(marked, np.uint8), seen, out
+    )
+    return out[:length].tobytes(), int(unreached), bytearray(seen.tobytes())
+
+
+def _program_of_moves(codes: bytes | bytearray) -> Program:
+    """Move codes (0 F, 1 L, 2 R) as a program, each run of three or more F written LOOP(n){F}: the same moves, so
+    the same run, in fewer tokens. O(len(codes))."""
+    moves = [MOVES[op] for op in PRIMS]
+    forward = (moves[0],)
+    body: list[Statement] = []
+    done = 0
+    for run in re.finditer(rb"\x00{3,}", codes):
+        body.extend(map(moves.__getitem__, codes[done : run.start()]))
+        body.append(Loop(forward, run.end() - run.start()))
+        done = run.end()
+    body.extend(map(moves.__getitem__, codes[done:]))
+    return Program(tuple(body))
 
 
 def reachable(level: Level) -> set[int]:
     """Squares the bunny can ever stand on: those joined to the start through neighbouring squares. O(squares)."""
-    seen = {level.start}
-    todo = [level.start]
-    while todo:
-        sq = todo.pop()
-        for facing in range(4):
-            nxt = level.hop(sq, facing)
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
+    _, _, seen = _tour(level, bytearray(level.size))
+    return {sq for sq, reached in enumerate(seen) if reached}
 
 
-def greedy(tables: FragmentTables, s0: int, marks: np.ndarray, max_steps: int = 10_000) -> Program | None:
+def walk(level: Level) -> Program:
+    """A plain (long) program marking every reachable square: a depth-first tour, cut after the last square it
+    needs to mark, runs of F written as loops. Iterative, O(squares)."""
+    return _program_of_moves(_tour(level, carrots.marked_at_start(level))[0])
+
+
+def greedy(
+    tables: FragmentTables, s0: int, marks: np.ndarray, max_steps: int | None = None, deadline: float | None = None
+) -> Program | None:
     """A program built by repeatedly appending the table fragment that marks most new squares per token.
 
     A quick upper bound for when the proof runs out of time; None if a step
-    finds no fragment that marks anything new (or no tables are built).
-    O(steps x fragments x words).
+    finds no fragment that marks anything new (or no tables are built), after
+    `max_steps` steps (default: one per square), or once time.perf_counter()
+    passes `deadline`. O(steps x (fragments x words + squares)).
     """
-    goal = np.zeros_like(marks)
-    for i in range(tables.level.size):
-        goal[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    goal = _bitset(tables.level.goal, tables.W)
     body: list[Statement] = []
     s, marks = s0, marks.copy()
-    for _ in range(max_steps):
+    for _ in range(tables.level.size + 1 if max_steps is None else max_steps):
         if np.array_equal(marks, goal):
             return Program(tuple(body))
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
         best: tuple[float, int, int] | None = None
         for cost, t in tables.tables.items():
             if not len(t):
@@ -595,7 +819,7 @@ def greedy(tables: FragmentTables, s0: int, marks: np.ndarray, max_steps: int = 
                 return None
             state = (s // 4, s % 4)
             for op in moves:
-                body.append(Move(op))
+                body.append(MOVES[op])
                 state = carrots.step(tables.level, state, op)
                 marks[state[0] // 64] |= np.uint64(1) << np.uint64(state[0] % 64)
             s = 4 * state[0] + state[1]
@@ -632,45 +856,36 @@ def _to_nearest_unmarked(level: Level, s: int, marks: np.ndarray) -> str:
     return ""
 
 
-def walk(level: Level) -> Program:
-    """A plain (long) program marking every reachable square: a depth-first tour. O(squares)."""
-    ops: list[str] = []
-    state = level.start_state
-    seen = {level.start}
-
-    def go(target_facing: int) -> None:
-        nonlocal state
-        turns = (target_facing - state[1]) % 4
-        ops.extend({0: "", 1: "R", 2: "RR", 3: "L"}[turns])
-        ops.append("F")
-        state = (level.hop(state[0], target_facing), target_facing)
-
-    def visit(sq: int) -> None:
-        for facing in range(4):
-            nxt = level.hop(sq, facing)
-            if nxt not in seen:
-                seen.add(nxt)
-                go(facing)
-                visit(nxt)
-                go((facing + 2) % 4)
-
-    visit(level.start)
-    while ops and ops[-1] != "F":
-        ops.pop()
-    return Program(tuple(Move(op) for op in ops))
+# ---------------------------------------------------------------- front
 
 
 @functools.cache
 def warm_up() -> float:
     """Load (or compile) every kernel once per process, by solving a tiny board; returns the seconds it took.
 
-    `solve` calls it before starting its clock, so that a level's time is the
-    search's own, not the one-off loading of compiled code.
+    `solve` calls it under the level's clock (after the checks that need no
+    kernel), so the time limit holds even for the first level of a process.
     """
     start = time.perf_counter()
     # a board whose proof (5 tokens) goes through every kernel, so that none compiles inside a level's clock
-    _solve(carrots.Level.parse("###\n# #\n##S##\n  # #\n  ###"), Clock(None), False, None)
+    tiny = carrots.Level.parse("###\n# #\n##S##\n  # #\n  ###")
+    _solve(tiny, Clock(None), False, None)
+    _kernel_tour(tiny, carrots.marked_at_start(tiny))
+    keys, rows = np.zeros(16, np.uint64), np.full(16, -1, np.int64)  # the map helpers the tiny board may not need
+    kern.map_put(keys, rows, np.uint64(7), 0)
+    kern.map_move(keys, rows, np.zeros(32, np.uint64), np.full(32, -1, np.int64))
+    kern.map_get(keys, rows, np.uint64(7))
     return time.perf_counter() - start
+
+
+def _finish_by(clock: Clock) -> float | None:
+    """When the finishing work (lowering counts, the greedy program) must stop, as a time.perf_counter() value: the
+    deadline plus a grace of GRACE_SHARE of the limit, at least GRACE_MIN and at most GRACE_MAX seconds, well
+    inside the time bound's slack of max(1 s, 10 %); from now if the deadline has passed. None without a limit."""
+    if clock.deadline is None or clock.time_limit is None:
+        return None
+    grace = min(GRACE_MAX, max(GRACE_MIN, GRACE_SHARE * clock.time_limit))
+    return max(clock.deadline, time.perf_counter()) + grace
 
 
 def solve(
@@ -688,83 +903,113 @@ def solve(
     or, when `time_limit` seconds, `max_length` or `memory_budget` bytes (see
     FragmentTables) run out first, 'solved' with the best program found (greedy
     from the tables, or a plain tour) and `lower_bound` = the first length not
-    excluded; stats["reason"] says when the memory budget stopped it.
-    Exponential in the optimal length (see the module docstring).
+    excluded; stats["reason"] says when the memory budget stopped it. The time
+    limit covers everything, loading the kernels included: the answer comes
+    within it plus a fraction of a second. Raises ValueError for a time limit
+    that is not a positive number. Exponential in the optimal length (see the
+    module docstring).
     """
-    warm_up()
-    return _solve(level, Clock(time_limit, progress), all_solutions, max_length, memory_budget)
+    clock = Clock(time_limit, progress)  # first: it rejects a bad limit before any work
+    return _solve(level, clock, all_solutions, max_length, memory_budget, warm=True)
 
 
 def _solve(
-    level: Level, clock: Clock, all_solutions: bool, max_length: int | None, memory_budget: int | None = None
+    level: Level,
+    clock: Clock,
+    all_solutions: bool,
+    max_length: int | None,
+    memory_budget: int | None = None,
+    warm: bool = False,
 ) -> SolveResult:
     name = level.name
-    start_marks = level.initial_marks | (1 << level.start)
-    if start_marks == level.goal:
+    marked = carrots.marked_at_start(level)
+    if marked.count(0) == 0:
         return SolveResult("carrots", name, "optimal", Program(()), 0, clock.seconds, 0, {"candidates": 0})
-    can_reach = reachable(level)
-    missing = [sq for sq in range(level.size) if sq not in can_reach and not start_marks >> sq & 1]
-    if missing:
-        r, c = level.squares[missing[0]]
+    codes, unreached, seen = _tour(level, marked)
+    if unreached:
+        missing = next(sq for sq in range(level.size) if not seen[sq] and not marked[sq])
+        r, c = level.squares[missing]
         stats = {"candidates": 0, "reason": f"square at line {r + 1}, column {c + 1} cannot be reached"}
         return SolveResult("carrots", name, "unsolvable", None, None, clock.seconds, 0, stats)
-    tables = FragmentTables(level, memory_budget=memory_budget)
-    marks = np.zeros(tables.W, np.uint64)
-    for i in range(level.size):
-        if start_marks >> i & 1:
-            marks[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+    tables: FragmentTables | None = None
     s0 = 4 * level.start + level.start_state[1]
     K = 1
     children = 0
-    best: Program | None = None  # the shortest program found so far, before the proof reaches it
+    dropped = 0  # fragments of tables given up after a failed allocation
     stopped = ""  # why the deepening stopped short of a proof, when not the clock
 
     def result(status: str, program: Program, lower_bound: int, found: tuple[Program, ...] = (), capped=False):
-        stats: dict[str, Any] = {"candidates": tables.candidates + children, "fragments": tables.rows - 1}
+        stats: dict[str, Any] = {
+            "candidates": (tables.candidates if tables else 0) + children,
+            "fragments": tables.rows - 1 if tables else dropped,
+        }
         if stopped:
             stats["reason"] = stopped
         return SolveResult(
             "carrots", name, status, program, program.tokens, clock.seconds, lower_bound, stats, found, capped
         )
 
-    def first_verified(search: _Search, found: list[tuple[Any, ...]]) -> list[Program]:
+    def first_verified(proof: _Search, found: list[tuple[Any, ...]]) -> list[Program]:
         programs: list[Program] = []
+        finish_by = _finish_by(clock)
         for items in found:
-            p = search.program(items)
+            p = proof.program(items, finish_by)
             if carrots.run(level, p).verdict.won and p not in programs:
                 programs.append(p)
         return programs
 
     try:
+        # known before loading any kernel: a board too big for even the first tables goes straight to the tour
+        _Sizes.of(level).check(search.memory_budget() if memory_budget is None else memory_budget)
+        if warm and not warm_up.cache_info().currsize:
+            left = clock.left()
+            if left is not None and left < WARM_UP_MIN_LEFT:
+                raise TablesStopped("too little time left to load the compiled kernels (about a second)")
+            warm_up()
+            clock.check(phase="loading the kernels")
+        tables = FragmentTables(level, memory_budget=memory_budget, clock=clock)  # budget read again: after loading
+        marks = _bitset(level.initial_marks | 1 << level.start, tables.W)
         while max_length is None or max_length >= K:
             tables.ensure(max(1, K - 2), clock)
-            search = _Search(tables, K, clock, all_solutions)
-            found = search.run(s0, marks)
-            children += search.children
+            proof = _Search(tables, K, clock, all_solutions)
+            found = proof.run(s0, marks)
+            children += proof.children
             if found:
-                programs = first_verified(search, found)
+                programs = first_verified(proof, found)
                 if not programs:
                     raise AssertionError("solver and simulator disagree")  # a bug, never expected
                 listed = tuple(programs) if all_solutions else ()
-                return result("optimal", programs[0], K, listed, search.capped)
+                return result("optimal", programs[0], K, listed, proof.capped)
             # every program of K tokens or fewer is now excluded; try K + 1 with the tables at hand (a guess:
             # finding one proves it optimal and spares the larger table the proof would build)
-            if not all_solutions and (best is None or best.tokens > K + 1):
+            if not all_solutions:
                 guess = _Search(tables, K + 1, clock, False, m=max(K - 2, 0))
                 found = guess.run(s0, marks)
                 children += guess.children
                 if found and (programs := first_verified(guess, found)):
-                    best = programs[0]
-                    return result("optimal", best, K + 1)
+                    return result("optimal", programs[0], K + 1)
+                del guess
+            del proof  # its memo goes before the next tables are built
             K += 1
     except Timeout:
         pass
-    except MemoryBudget as exc:
+    except TablesStopped as exc:
         stopped = str(exc)
+    except MemoryError:  # the system refused memory within the budget (another process took it): drop the tables
+        stopped = "the system refused memory the tables needed; they were dropped"
+        if tables is not None:
+            children += tables.candidates
+            dropped = tables.rows - 1
+            tables = None
+    # no proof: the greedy program from the tables (in the grace time) or the tour, whichever is shorter and works
+    finish_by = _finish_by(clock)
+    quick = None
+    if tables is not None:
+        deadline = time.perf_counter() + GREEDY_UNTIMED if finish_by is None else finish_by
+        quick = greedy(tables, s0, _bitset(level.initial_marks | 1 << level.start, tables.W), deadline=deadline)
+    tour = _program_of_moves(codes)
+    options = [tour] if quick is None or quick.tokens >= tour.tokens else [quick, tour]
+    best = next((p for p in options if carrots.run(level, p).verdict.won), None)
     if best is None:
-        quick = greedy(tables, s0, marks)
-        tour = walk(level)
-        best = quick if quick is not None and quick.tokens < tour.tokens else tour
-        if not carrots.run(level, best).verdict.won:
-            best = tour
+        raise AssertionError("the tour does not complete the level")  # a bug, never expected
     return result("solved", best, K)
