@@ -12,7 +12,8 @@ appearance in the text: renaming changes nothing.
 The interpreter here runs the raw string, independently of gridbot's code, and
 stops a run that can never escape by a plain scan of its whole history: the same
 (pc, position, facing, grid) at a stack height not below the earlier one, with
-the stack never lower in between, repeats for ever. Every escape it reports is
+the stack never lower in between and no restart (`.` with nothing pushed, which
+from a higher stack would pop instead), repeats for ever. Every escape it reports is
 re-run by `gridbot.games.robos_escape.run` in the tests.
 """
 
@@ -52,7 +53,7 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
 
     (r, c), facing, coins, changes = level.start, 2, 0, 0
     stack: list[int] = []
-    history: list[tuple[tuple[int, int, int, int, int], int]] = []
+    history: list[tuple[tuple[int, int, int, int, int] | None, int]] = []
     pc = 0
     while True:
         while pc < len(text) and text[pc] == "'":
@@ -91,7 +92,11 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
                 grid[rr][cc] = " "
                 changes += 1
         elif op == ".":
-            pc = stack.pop() if stack else 0
+            if stack:
+                pc = stack.pop()
+            else:  # a restart: from a higher stack this `.` would pop, so no earlier state proves a loop
+                pc = 0
+                history.append((None, -1))  # a stack "below every record": no state before it matches
         else:
             stack.append(pc)
             found = text.find("'" + op)

@@ -24,7 +24,9 @@ Layout shared with the Python side:
 - rule 4 (endless runs) keeps records (key, stack height, previous record) in
   `recs`, a chain whose top is the newest live record; `seen[key]` is 1 while
   a live record has that key. A stack lower than a record's height kills it
-  (popped from the chain). Every write to `seen` and to `cells` is logged with
+  (popped from the chain), and so does a restart (`.` with nothing pushed):
+  from a higher stack the same `.` would have popped, so the run between a
+  record and its repeat would not be repeated alike. Every write to `seen` and to `cells` is logged with
   the old value (`slog`, `clog`), so backtracking restores both exactly.
 
 Run as plain Python (`search.py_func`), the kernel gives the same answers and
@@ -340,6 +342,15 @@ def search(
                     top = pool[1, top]
                     h -= 1
                 else:
+                    # a restart: had the stack been higher, this `.` would have popped instead, so no state
+                    # seen before it proves a loop any more (as if the stack went below every record)
+                    while rectop >= 0:
+                        key = recs[0, rectop]
+                        slog[0, nslog] = key
+                        slog[1, nslog] = seen[key]
+                        nslog += 1
+                        seen[key] = 0
+                        rectop = recs[2, rectop]
                     pc = 0
                 continue
             elif token < LABEL:  # a call
