@@ -12,8 +12,9 @@ appearance in the text: renaming changes nothing.
 The interpreter here runs the raw string, independently of gridbot's code, and
 stops a run that can never escape by a plain scan of its whole history: the same
 (pc, position, facing, grid) at a stack height not below the earlier one, with
-the stack never lower in between and no restart (`.` with nothing pushed, which
-from a higher stack would pop instead), repeats for ever. Every escape it reports is
+the stack never lower in between, repeats for ever; across a restart (`.` with
+nothing pushed, which from a higher stack would pop instead) only when nothing
+is pushed then and now. Every escape it reports is
 re-run by `gridbot.games.robos_escape.run` in the tests.
 """
 
@@ -62,9 +63,12 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
             return False, coins
         state = (pc, r, c, facing, changes)
         lowest = len(stack)
+        restarted = False
         for earlier, depth in reversed(history):
             lowest = min(lowest, depth)
-            if earlier == state and depth <= len(stack) and lowest >= depth:
+            if earlier is None:  # a restart: beyond it only a repeat with nothing pushed, then and now, counts
+                restarted = True
+            elif earlier == state and depth <= len(stack) and lowest >= depth and not (restarted and stack):
                 return False, coins
         history.append((state, len(stack)))
         op = text[pc]
@@ -96,7 +100,7 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
                 pc = stack.pop()
             else:  # a restart: from a higher stack this `.` would pop, so no earlier state proves a loop
                 pc = 0
-                history.append((None, -1))  # a stack "below every record": no state before it matches
+                history.append((None, 0))
         else:
             stack.append(pc)
             found = text.find("'" + op)

@@ -24,10 +24,11 @@ Layout shared with the Python side:
 - rule 4 (endless runs) keeps records (key, stack height, previous record) in
   `recs`, a chain whose top is the newest live record; `seen[key]` is 1 while
   a live record has that key. A stack lower than a record's height kills it
-  (popped from the chain), and so does a restart (`.` with nothing pushed):
-  from a higher stack the same `.` would have popped, so the run between a
-  record and its repeat would not be repeated alike. Every write to `seen` and to `cells` is logged with
-  the old value (`slog`, `clog`), so backtracking restores both exactly.
+  (popped from the chain). A restart (`.` with nothing pushed) marks the live
+  records 2: from a higher stack the same `.` would have popped, so such a
+  record proves a loop only when its state comes again with nothing pushed.
+  Every write to `seen` and to `cells` is logged with the old value (`slog`,
+  `clog`), so backtracking restores both exactly.
 
 Run as plain Python (`search.py_func`), the kernel gives the same answers and
 node counts, only slower; the tests compare the two.
@@ -285,11 +286,11 @@ def search(
                 seen[key] = 0
                 rectop = recs[2, rectop]
             key = pc + L * (pos + size * (facing + 4 * changes))
-            if seen[key] != 0:
+            if seen[key] == 1 or (seen[key] == 2 and h == 0):
                 sc[C_ENDLESS] += 1
                 break
             slog[0, nslog] = key
-            slog[1, nslog] = 0
+            slog[1, nslog] = seen[key]  # 0, or 2 (a record from before a restart, met again with a stack)
             nslog += 1
             seen[key] = 1
             recs[0, recn] = key
@@ -342,15 +343,17 @@ def search(
                     top = pool[1, top]
                     h -= 1
                 else:
-                    # a restart: had the stack been higher, this `.` would have popped instead, so no state
-                    # seen before it proves a loop any more (as if the stack went below every record)
-                    while rectop >= 0:
-                        key = recs[0, rectop]
+                    # a restart: had the stack been higher, this `.` would have popped instead, so a state seen
+                    # before it (all live records are at height 0 now) proves a loop only if it comes again with
+                    # nothing pushed: mark them 2 (those marked at an earlier restart end the walk)
+                    r = rectop
+                    while r >= 0 and seen[recs[0, r]] == 1:
+                        key = recs[0, r]
                         slog[0, nslog] = key
-                        slog[1, nslog] = seen[key]
+                        slog[1, nslog] = 1
                         nslog += 1
-                        seen[key] = 0
-                        rectop = recs[2, rectop]
+                        seen[key] = 2
+                        r = recs[2, r]
                     pc = 0
                 continue
             elif token < LABEL:  # a call

@@ -65,7 +65,9 @@ searched, or can never beat B:
    height not below the one it was first seen at, with the stack never lower
    in between, repeats for ever: the slots decided in between stay decided and
    calls and returns do not depend on the robot (see gridbot.games.lightbot.run
-   for the argument). Running off the end and the 10,000-command limit fail
+   for the argument). A restart (`.` with nothing pushed) in between counts only
+   when nothing is pushed at both moments: from a higher stack that `.` would
+   have popped instead. Running off the end and the 10,000-command limit fail
    exactly as in the simulator.
 5. *Coins.* Coins are never added to the grid, so a branch whose coins so far
    plus the coins still on cells the robot could ever reach (through floor,
@@ -190,7 +192,7 @@ class _Search:
         self.frames = np.zeros((L + NAMES + 2, kern.N_FRAME), np.int64)
         self.pool = np.zeros((2, kern.CAPACITY), np.int64)
         self.recs = np.zeros((3, kern.CAPACITY), np.int64)
-        self.slog = np.zeros((2, 2 * kern.CAPACITY), np.int64)  # a record is written once and killed once
+        self.slog = np.zeros((2, 3 * kern.CAPACITY), np.int64)  # a record is written, marked at a restart, killed
         self.clog = np.zeros((2, kern.CAPACITY), np.int64)
         self.c_min = self._needed()
 
