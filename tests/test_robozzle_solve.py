@@ -60,7 +60,7 @@ def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
     if reference is None:
         if sum(level.slots) <= 3:  # every program was tried: none wins
             assert result.status == "unsolvable"
-        else:
+        elif result.status != "unsolvable":  # (unsolvable at once: a star that no walk reaches)
             assert proof(result.status) == "timeout" and result.lower_bound == 4
     else:
         assert result.status == "optimal" and result.length == reference
