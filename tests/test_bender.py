@@ -324,10 +324,13 @@ def test_format_trace() -> None:
 def test_solve_results_and_timeout(monkeypatch) -> None:
     result = bender.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
-    assert result.to_json()["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"]
+    assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
+    assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the README's schema says
+    assert parse_program(result.to_json()["solution"]) == result.solution  # and it reads back
     looping = bender.solve(gridbot.load("bender:11"))
-    assert (looping.status, looping.solution, looping.length) == ("unsolvable", LOOP, None)
-    assert looping.to_json()["solution"] == "LOOP"
+    assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
+    assert looping.to_json()["solution"] is None  # no solution; the human output still says LOOP
+    assert bender.describe(gridbot.load("bender:11"), looping) == LOOP
     # the clock is checked every CHECK_EVERY moves; with a deadline already past, the first check stops him
     monkeypatch.setattr(solver, "CHECK_EVERY", 1)
     timed = solver.solve(gridbot.load("bender:12"), time_limit=1e-9)
@@ -343,9 +346,28 @@ def test_cli_json_and_several_levels() -> None:
     assert result.exit_code == 0
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert set(first) >= {"game", "level", "status", "solution", "length", "seconds", "stats"}
-    assert first["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"] and first["length"] == 4
+    assert first["solution"] == "SOUTH SOUTH EAST EAST" and first["length"] == 4
     assert first["level"] == "bender:01_simple_moves" and first["status"] == "optimal"
-    assert (second["solution"], second["length"], second["status"]) == ("LOOP", None, "unsolvable")
+    assert first["proven_impossible"] == 3
+    assert (second["solution"], second["length"], second["status"]) == (None, None, "unsolvable")
+
+
+@pytest.mark.parametrize("stem", OFFICIAL)
+def test_cli_json_follows_the_schema(stem: str) -> None:
+    """README "JSON output": `solution` a string or null; optimal: proven_impossible = length - 1; unsolvable:
+    null. The string is the moves separated by spaces: what `run` takes as an answer."""
+    result = invoke("solve", "bender", f"bender:{stem}", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    trip = journey(gridbot.load(f"bender:{stem}"))
+    if trip.loops:
+        assert (data["status"], data["solution"], data["length"]) == ("unsolvable", None, None)
+    else:
+        assert data["status"] == "optimal" and isinstance(data["solution"], str)
+        assert tuple(data["solution"].split(" ")) == trip.answer and data["length"] == len(trip.moves)
+        assert data["proven_impossible"] == data["length"] - 1
+        checked = invoke("run", "bender", f"bender:{stem}", data["solution"], "--json")
+        assert json.loads(checked.stdout)["status"] == "completed"
 
 
 def test_cli_reads_a_file_with_or_without_header(tmp_path) -> None:
