@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -216,8 +217,8 @@ def journey(
     (position, heading, inverted, breaker) is stored, as one byte per possible
     state. A repeat within one epoch is exactly a repeated full state, and the
     rules are deterministic, so he loops forever. Time O((broken X + 1) x 16 x
-    cells) in the worst case, usually far less; memory 16 bytes per cell for
-    the states, plus a byte per move.
+    cells) in the worst case, usually far less; memory about 18 bytes per cell
+    for the states (and the list of an epoch's states), plus a byte per move.
 
     `record` also returns the Steps (for traces), at most `record_limit` of
     them when given; `check(moves so far)` is called every `check_every` moves
@@ -248,7 +249,7 @@ def journey(
     # of an epoch are listed to be forgotten one by one, up to a 64th of the table; past that the table is
     # made afresh (its cost then spread over the many moves of that epoch).
     seen = bytearray(16 * width * height)
-    listed: list[int] | None = []
+    listed: array | None = array("q")
     most = len(seen) // 64
     moves = bytearray()
     steps: list[Step] | None = [] if record else None
@@ -293,7 +294,7 @@ def journey(
             else:
                 for old in listed:
                     seen[old] = 0
-            listed = []
+            listed = array("q")
             event = "broke X"
         elif code == _BOOTH:
             outcome = "booth"

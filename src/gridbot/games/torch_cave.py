@@ -401,13 +401,14 @@ def random_level(
     if not 0 <= extra <= cells - 2:
         raise ValueError(f"{extra} torches do not fit in {cells - 2} free cells")
     rng = random.Random(f"torch_cave {width} {height} {seed} {extra} {walls} {solvable}")
-    grid = bytearray(120 if rng.random() < walls else 32 for _ in range(cells))  # "x" or " "
+    # floor is "." (not " "): a last row of floor must not read as trailing blank lines, which are dropped
+    grid = bytearray(120 if rng.random() < walls else 46 for _ in range(cells))  # "x" or "."
     start, *others = rng.sample(range(cells), min(cells, 9))
     # T the farthest of up to 8 draws from H: a long way, so that the light matters
     treasure = max(others, key=lambda cell: abs(cell // width - start // width) + abs(cell % width - start % width))
     if solvable:
         for number, cell in enumerate(_detour(rng, width, start, treasure, rng.randrange(cells))[1:-1], 1):
-            grid[cell] = ord(TORCH) if number % 14 == 0 else ord(" ")
+            grid[cell] = ord(TORCH) if number % 14 == 0 else ord(".")
     others = [cell for cell in rng.sample(range(cells), min(cells, extra + 2)) if cell not in (start, treasure)]
     for cell in others[:extra]:
         grid[cell] = ord(TORCH)

@@ -60,7 +60,8 @@ N_REGS = 14
 S_DEPTH, S_NODES, S_STARTED, S_CMIN, S_NAMES, S_UNDECIDED, S_FOUND_COINS, S_BNAME, S_NO_LASER = range(14, 23)
 # how often each cut fired, in the order of gridbot.solve.robos_escape.CUTS
 C_PAIRS, C_LABELS, C_NAMES, C_ENDLESS, C_LIMIT, C_COINS, C_DEAD, C_LASER = range(23, 31)
-N_SCALARS = 31
+S_WORK = 31  # commands executed, over all calls: a call also pauses after a budget of them
+N_SCALARS = 32
 
 # frame columns beyond the registers
 F_KIND, F_P, F_OPT, F_NAMES, F_CALLPC = range(N_REGS, N_REGS + 5)
@@ -109,19 +110,38 @@ def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    cells, deltas, reach, start, coins_total, L, size, slots, label_at, sc, frames, pool, recs, seen, slog, clog, budget
+    cells,
+    deltas,
+    reach,
+    start,
+    coins_total,
+    L,
+    size,
+    slots,
+    label_at,
+    sc,
+    frames,
+    pool,
+    recs,
+    seen,
+    slog,
+    clog,
+    budget,
+    work,
 ):  # pragma: no cover - compiled
     """Depth-first search for programs of exactly L tokens that escape with at least sc[S_CMIN] coins.
 
     Returns FOUND (the program is `slots`, its coins sc[S_FOUND_COINS]; the
     caller may raise sc[S_CMIN] and call again to continue past it),
     EXHAUSTED (every program of L tokens has been searched, up to the cuts) or
-    PAUSED (after `budget` more nodes; call again to resume). A node is a branch
+    PAUSED (after `budget` more nodes or `work` more executed commands, so that
+    a call takes a bounded time; call again to resume). A node is a branch
     point: a slot reached while undecided, or a call whose label is undecided.
     Exponential in L; each node costs the commands executed since its parent's
     branch point (the state is restored from the frame, not re-run).
     """
     stop = sc[S_NODES] + budget
+    work_stop = sc[S_WORK] + work
     while True:
         if sc[S_STARTED] == 0:  # the root: run from the start
             sc[S_STARTED] = 1
@@ -142,7 +162,7 @@ def search(
         else:
             if sc[S_DEPTH] == 0:
                 return EXHAUSTED
-            if sc[S_NODES] >= stop:
+            if sc[S_NODES] >= stop or sc[S_WORK] >= work_stop:
                 return PAUSED
             f = sc[S_DEPTH] - 1
             kind = frames[f, F_KIND]
@@ -374,6 +394,7 @@ def search(
         sc[R_COINS] = coins
         sc[R_LEFT] = left
         sc[R_CHANGES] = changes
+        sc[S_WORK] += steps - sc[R_STEPS]
         sc[R_STEPS] = steps
         sc[R_POOL] = npool
         sc[R_RECN] = recn

@@ -161,12 +161,12 @@ def lit_shortest(walls, width, dist, order, count, torch, start_light, torch_lig
 def lit_path_back(walls, width, dist, best, torch, start_light, torch_light, target, out):  # type: ignore[no-untyped-def]
     """One lit shortest path to `target` as found by `lit_shortest`, last move first into `out`.
 
-    Returns the number of moves, -1 when best[target] < 0 (there is none). At
+    Returns the number of moves, -1 when there is none (target not reached, or best[target] < 0). At
     each cell, a neighbour one step nearer whose light allows the step and
     whose torch count leads here. O(length).
     """
     size = len(walls)
-    if best[target] < 0:
+    if dist[target] < 0 or best[target] < 0:
         return -1
     cell = target
     count = 0
