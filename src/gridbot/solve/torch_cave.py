@@ -148,7 +148,6 @@ class _Memory:
     FREE = 32 << 20  # every machine that loads numba has this much to spare
 
     def __init__(self, given: int | None) -> None:
-        self.given = given
         self.value = given
 
     def allows(self, nbytes: int, share: float = 1.0) -> bool:
@@ -281,7 +280,8 @@ class _Cave:
         """Rule 8: the moves of a shortest path H -> T that never runs dark, or None. `dist` and `order`, `count`
         are the distances and the `count` cells in order of distance of the search from H. O(cells)."""
         level = self.level
-        if self.jit:
+        if self.jit:  # (the search from H may have been a plain one)
+            dist, order = np.asarray(dist, np.int32), np.asarray(order, np.int32)
             torch: Any = np.zeros(self.size, np.uint8)
             torch[self.torch_cells] = 1
             best: Any = np.empty(self.size, np.int32)
