@@ -90,8 +90,8 @@ def cases(game: str, rng: random.Random, count: int) -> list[tuple[int, int, dic
         if i % 2:
             width, height, options = rng.choice(hostile)
         else:
-            width = rng.choice([low, low + 1, 5, side // 10 or 2, side // 3, side])
-            height = rng.choice([low + 1, 5, side // 10 or 2, side // 3, side])
+            width = rng.choice([low, low + 1, 5, max(2, side // 10), side // 3, side])
+            height = rng.choice([low + 1, 5, max(2, side // 10), side // 3, side])
             options = {}
         out.append((max(width, low), max(height, low), options, rng.choice(limits)))
     return out

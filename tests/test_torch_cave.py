@@ -521,11 +521,12 @@ def test_plain_and_compiled_searches_agree() -> None:
         count = kern.bfs(level.walls, width, level.start, [0] * size, -1, size, plain_dist, plain_queue)
         fast.bfs(walls, width, level.start, np.zeros(size, np.uint8), -1, size, dist, queue)
         plain_codes, codes = [0] * size, np.zeros(size, np.int8)
+        zeros = np.zeros(size, np.uint8)
         for target in range(size):
-            if plain_dist[target] >= 0:
-                steps = kern.path_back(level.walls, width, plain_dist, target, plain_codes)
-                assert steps == fast.path_back(walls, width, dist, target, codes) == plain_dist[target]
-                assert kern.moves_text(plain_codes, steps) == kern.moves_text(codes, steps)
+            steps = kern.shortest_path_back(kern, level.walls, width, plain_dist, [0] * size, target, plain_codes)
+            assert steps == kern.shortest_path_back(fast, walls, width, dist, zeros, target, codes)
+            assert steps == plain_dist[target] or steps == plain_dist[target] == -1
+            assert kern.moves_text(plain_codes, max(steps, 0)) == kern.moves_text(codes, max(steps, 0))
         torch = marks.tolist()
         plain_best, best = [0] * size, np.zeros(size, np.int32)
         kern.lit_shortest(level.walls, width, plain_dist, plain_queue, count, torch, 3, 4, plain_best)

@@ -65,38 +65,15 @@ def bfs(walls, width, source, marks, wanted, radius, dist, queue):  # type: igno
         if d > radius:
             break  # every cell left in the queue is as far
         c = cell % width
-        # the four neighbours written out (not `neighbour`, nor a loop): the plain solver's hot spot
-        n = cell - width
-        if n >= 0 and dist[n] < 0 and walls[n] == 0:
-            dist[n] = d
-            queue[tail] = n
-            tail += 1
-            if marks[n]:
-                found += 1
-                if found == wanted:
-                    return tail
-        n = cell + width
-        if n < size and dist[n] < 0 and walls[n] == 0:
-            dist[n] = d
-            queue[tail] = n
-            tail += 1
-            if marks[n]:
-                found += 1
-                if found == wanted:
-                    return tail
-        if c > 0:
-            n = cell - 1
-            if dist[n] < 0 and walls[n] == 0:
-                dist[n] = d
-                queue[tail] = n
-                tail += 1
-                if marks[n]:
-                    found += 1
-                    if found == wanted:
-                        return tail
-        if c + 1 < width:
-            n = cell + 1
-            if dist[n] < 0 and walls[n] == 0:
+        # the four neighbours in a tuple (not `neighbour`, which costs a call each in plain Python: this loop is
+        # the plain solver's hot spot)
+        for n in (
+            cell - width if cell >= width else -1,
+            cell + width if cell + width < size else -1,
+            cell - 1 if c > 0 else -1,
+            cell + 1 if c + 1 < width else -1,
+        ):
+            if n >= 0 and dist[n] < 0 and walls[n] == 0:
                 dist[n] = d
                 queue[tail] = n
                 tail += 1
@@ -105,32 +82,6 @@ def bfs(walls, width, source, marks, wanted, radius, dist, queue):  # type: igno
                     if found == wanted:
                         return tail
     return tail
-
-
-def path_back(walls, width, dist, target, out):  # type: ignore[no-untyped-def]
-    """Moves of one shortest path from the source of `dist` to `target`, written into `out` last move first.
-
-    Returns the number of moves (dist[target]), -1 if `dist` is not a distance
-    table of this cave. Walks back from `target` to a neighbour one step
-    nearer, trying the last move in the order d, u, r, l. O(length).
-    """
-    size = len(walls)
-    cell = target
-    count = 0
-    while dist[cell] > 0:
-        want = dist[cell] - 1
-        prev = -1
-        for k in range(4):
-            prev = neighbour(cell, k, width, size)
-            if prev >= 0 and dist[prev] == want:
-                out[count] = _CAME[k]
-                break
-            prev = -1
-        if prev < 0:
-            return -1
-        count += 1
-        cell = prev
-    return count
 
 
 def lit_shortest(walls, width, dist, order, count, torch, start_light, torch_light, best):  # type: ignore[no-untyped-def]
@@ -161,9 +112,12 @@ def lit_shortest(walls, width, dist, order, count, torch, start_light, torch_lig
 def lit_path_back(walls, width, dist, best, torch, start_light, torch_light, target, out):  # type: ignore[no-untyped-def]
     """One lit shortest path to `target` as found by `lit_shortest`, last move first into `out`.
 
-    Returns the number of moves, -1 when there is none (target not reached, or best[target] < 0). At
-    each cell, a neighbour one step nearer whose light allows the step and
-    whose torch count leads here. O(length).
+    Returns the number of moves, -1 when there is none (target not reached, or
+    best[target] < 0). At each cell, a neighbour one step nearer whose light
+    allows the step and whose torch count leads here, trying the last move in
+    the order d, u, r, l. With `best` and `torch` all 0 and `start_light`
+    beyond any distance every shortest path qualifies: that is how any table
+    of `bfs` gives a shortest path (`shortest_path_back`). O(length).
     """
     size = len(walls)
     if dist[target] < 0 or best[target] < 0:
@@ -190,6 +144,13 @@ def lit_path_back(walls, width, dist, best, torch, start_light, torch_light, tar
         count += 1
         cell = prev
     return count
+
+
+def shortest_path_back(fns, walls, width, dist, zeros, target, out):  # type: ignore[no-untyped-def]
+    """Moves of one shortest path from the source of `dist` to `target`, last move first into `out`, by
+    `fns.lit_path_back` (plain or compiled) without the light: `zeros` is any array of 0 as long as the cave.
+    Returns the number of moves, -1 when `target` was not reached. O(length)."""
+    return fns.lit_path_back(walls, width, dist, zeros, zeros, FAR, 0, target, out)
 
 
 def nearest_other(walls, width, sources, dist, owner, queue, out):  # type: ignore[no-untyped-def]
@@ -234,7 +195,7 @@ def nearest_other(walls, width, sources, dist, owner, queue, out):  # type: igno
 
 
 def moves_text(codes, count: int) -> str:  # type: ignore[no-untyped-def]
-    """The moves written last first by `path_back` or `lit_path_back`, as a `udlr` string in walking order."""
+    """The moves written last first by `lit_path_back`, as a `udlr` string in walking order."""
     return bytes(bytearray(codes[:count]))[::-1].translate(_LETTERS).decode("ascii")
 
 
@@ -256,7 +217,6 @@ def compiled() -> SimpleNamespace:
     jit = njit(cache=True)
     fast = SimpleNamespace(
         bfs=jit(bfs),
-        path_back=jit(path_back),
         lit_shortest=jit(lit_shortest),
         lit_path_back=jit(lit_path_back),
         nearest_other=jit(nearest_other),
@@ -266,7 +226,7 @@ def compiled() -> SimpleNamespace:
     dist, queue, best, owner = (np.full(4, -1, np.int32) for _ in range(4))
     codes, marks = np.zeros(4, np.int8), np.zeros(4, np.uint8)
     count = fast.bfs(walls, 2, 0, marks, EVERYTHING, 4, dist, queue)
-    fast.path_back(walls, 2, dist, 3, codes)
+    shortest_path_back(fast, walls, 2, dist, marks, 3, codes)
     fast.lit_shortest(walls, 2, dist, queue, count, marks, 15, 15, best)
     fast.lit_path_back(walls, 2, dist, best, marks, 15, 15, 3, codes)
     dist[:] = -1

@@ -271,7 +271,7 @@ class _Cave:
             dist, _ = self._search(source, self.spot, 1)
         finally:
             self.spot[target] = 0
-        count = self.k.path_back(self.walls, self.width, dist, target, self.codes)
+        count = kern.shortest_path_back(self.k, self.walls, self.width, dist, self.nothing, target, self.codes)
         if count < 0:  # pragma: no cover - would be a bug
             raise AssertionError("broken distance table")
         return kern.moves_text(self.codes, count)
@@ -522,21 +522,22 @@ def solve(
                 moves.append(cave.path(keys[a], target))
             return _verified(level, "".join(moves))
 
-        # rule 4: a quick greedy walk gives an upper bound for the exact search: the descent (cheap), then the
-        # weighted pass looks for a shorter one. They get a bounded share of the time left, half each, so that
-        # they never starve the exact search.
+        # rule 4: a quick greedy walk gives an upper bound for the exact search: the weighted pass, or when it
+        # finds none (it may not, with many torches) the descent. They get a bounded share of the time left,
+        # half each, so that they never starve the exact search.
         found: tuple[list[int] | None, int] = (None, INF)
-        for attempt in (search.descend, search.weighted):
+        for attempt in (search.weighted, search.descend):
             left = clock.left()
             search.clock = tables.clock = Clock(None if left is None else max(GREEDY_SHARE / 2 * left, 1e-3))
             try:
-                chain, cost = attempt(found[1])
+                chain, cost = attempt()
             except Timeout:
                 chain = None
             finally:
                 search.clock = tables.clock = clock
             if chain is not None:
                 found = (chain, cost)
+                break
         if found[0] is not None:
             greedy = walk(found[0])
             stats["greedy"] = found[1]
