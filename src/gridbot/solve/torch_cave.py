@@ -345,7 +345,9 @@ class _Tables:
     dropped all at once.
     """
 
-    def __init__(self, cave: _Cave, cells: list[int], to_t: list[int], clock: Clock, memory: _Memory) -> None:
+    def __init__(
+        self, cave: _Cave, cells: list[int], to_t: list[int], from_h: np.ndarray, clock: Clock, memory: _Memory
+    ) -> None:
         self.cave = cave
         self.cells = np.array(cells, np.int64)
         self.index = {cell: key for key, cell in enumerate(cells)}  # key cell -> key
@@ -362,20 +364,22 @@ class _Tables:
         self.row_cost = ROW_BYTES * (self.n + 1)
         if not memory.allows(self.row_cost, TABLE_SHARE):
             raise OutOfBudget(f"a row of distances between {self.n + 1:,} keys does not fit in {memory.describe()}")
+        self.from_h = from_h[self.cells].astype(np.int64)  # the row of H, from the search already made
 
     def row(self, key: int) -> tuple[list[int], list[int], list[int]]:
         """(dist, by_near, by_via) of `key`: dist[k] the distance to key k, by_near the torches by distance from
         `key`, by_via the torches by that plus their distance to T (ties by number). O(cells) the first time."""
         found = self._rows.get(key)
         if found is None:
-            found = self._compute(key)
+            found = self._compute(key, self.from_h if key == 0 else None)
         return found
 
-    def _compute(self, key: int) -> tuple[list[int], list[int], list[int]]:
+    def _compute(self, key: int, row: np.ndarray | None = None) -> tuple[list[int], list[int], list[int]]:
+        """The row of `key` from `row` (its distances to the keys) or from a search from it."""
         self.clock.check()  # one search per source: the clock is looked at between them
         self._charge(self.row_cost)
-        dist = self.cave.to_keys(int(self.cells[key]))
-        row = self.cave.gather(dist, self.cells)
+        if row is None:
+            row = self.cave.gather(self.cave.to_keys(int(self.cells[key])), self.cells)
         torches = row[1:]
         found = (
             row.tolist(),
@@ -506,7 +510,7 @@ def solve(
         torch_cells = cave.torch_cells[inside].tolist()
         keys = [level.start, *torch_cells]
         stats["keys"] = len(torch_cells)
-        tables = _Tables(cave, keys, from_t[keys].astype(np.int64).tolist(), clock, memory)
+        tables = _Tables(cave, keys, from_t[keys].astype(np.int64).tolist(), from_h, clock, memory)
         nearest: list[int] | None = None
         cave.expect(len(keys) * int(np.count_nonzero(from_h >= 0)))  # a search per key, if the search needs them
         if tables.n <= EXACT_HOPS:
@@ -515,12 +519,13 @@ def solve(
             nearest = cave.nearest_other(torch_cells)
         search = _Search(tables, level.start_light, level.torch_light, clock, memory, nearest)
 
+        legs: dict[tuple[int, int], str] = {}  # the greedy walk and the optimal one share legs
+
         def walk(chain: list[int]) -> Path:
-            moves = []
             for a, b in zip(chain, chain[1:], strict=False):
-                target = level.treasure if b == search.goal_key else keys[b]
-                moves.append(cave.path(keys[a], target))
-            return _verified(level, "".join(moves))
+                if (a, b) not in legs:
+                    legs[a, b] = cave.path(keys[a], level.treasure if b == search.goal_key else keys[b])
+            return _verified(level, "".join(legs[a, b] for a, b in zip(chain, chain[1:], strict=False)))
 
         # rule 4: a quick greedy walk gives an upper bound for the exact search: the weighted pass, or when it
         # finds none (it may not, with many torches) the descent. They get a bounded share of the time left,
