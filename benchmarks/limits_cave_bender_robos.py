@@ -3,6 +3,7 @@ fresh child process under a memory limit and a time limit.
 
     python benchmarks/limits_cave_bender_robos.py                 # all three games, default counts
     python benchmarks/limits_cave_bender_robos.py --per-game 40 --only torch_cave --address-space 3
+    python benchmarks/limits_cave_bender_robos.py --named-caves 1 10   # built caves, time limits 1 s and 10 s
 
 Each level is made by the game's `random_level` (sizes from tiny to the format's limit, plus hostile
 shapes: 1 x N, N x 1, all walls, all torches or coins or blocks, huge open caves); a child process builds
@@ -10,6 +11,10 @@ it, solves it with `time_limit`, re-runs any answer with the simulator and print
 table gives, per game, the statuses, the largest overrun of the time limit measured inside the child
 (solve's own wall time minus the limit; numba's start counts when the child loads it), the largest child
 wall time and peak memory, and any failure (a traceback, a wrong answer, a killed child).
+
+`--named-caves` solves instead a few 1000x1000 (and smaller) torch caves built to be hostile, one child
+each: clustered torches round H with T far away, a serpentine corridor lit every 14 or 16 steps, and the
+like (see NAMED), and prints one row per cave and time limit.
 """
 
 from __future__ import annotations
@@ -97,12 +102,87 @@ def cases(game: str, rng: random.Random, count: int) -> list[tuple[int, int, dic
     return out
 
 
+NAMED = {  # name: code that sets `level` (random, gridbot.games.torch_cave as t imported)
+    "random 1000x1000": "level = t.random_level(1000, 1000, 1)",
+    "all torches": "level = t.random_level(1000, 1000, 3, torches=999_998, walls=0.0)",
+    "walls, no path": "level = t.random_level(1000, 1000, 4, walls=1.0, solvable=False)",
+    "open, dark": "level = t.random_level(1000, 1000, 5, torches=0, walls=0.0, solvable=False)",
+    "open, 5000 torches": "level = t.random_level(1000, 1000, 7, torches=5000, walls=0.0, solvable=False)",
+    "cluster 300x300, 200 torches": "level = cluster(300, 200, 40, 4)",
+    "cluster 1000x1000, 5000 torches": "level = cluster(1000, 5000, 120, 2)",
+    "cluster 1000x1000, 20000 torches": "level = cluster(1000, 20000, 300, 3)",
+    "serpentine, torch every 14": "level = serpentine(1000, 14)",
+    "serpentine, torch every 16": "level = serpentine(1000, 16)",
+}
+
+BUILDERS = """
+import json, random, resource, time
+from gridbot.games import torch_cave as t
+
+def cluster(side, n, box, seed):  # n torches in a box round H, T in the far corner
+    rng = random.Random(seed)
+    g = [["x" if rng.random() < 0.1 else "." for _ in range(side)] for _ in range(side)]
+    g[box // 2][box // 2] = "H"
+    placed = 0
+    while placed < n:
+        r, c = rng.randrange(box), rng.randrange(box)
+        if g[r][c] == ".":
+            g[r][c], placed = "t", placed + 1
+    g[side - 1][side - 1] = "T"
+    return t.Level.parse("\\n".join(map("".join, g)))
+
+def serpentine(side, gap):  # one corridor through every other row, a torch every `gap` cells of it
+    g = [["."] * side for _ in range(side)]
+    for r in range(1, side - 1, 2):
+        hole = side - 1 if (r // 2) % 2 == 0 else 0
+        g[r] = ["x" if c != hole else "." for c in range(side)]
+    g[0][0], n = "H", 0
+    for r in range(0, side, 2):
+        for c in range(side) if (r // 2) % 2 == 0 else range(side - 1, -1, -1):
+            n += 1
+            if n % gap == 0 and g[r][c] == ".":
+                g[r][c] = "t"
+    last = side - 1 if side % 2 else side - 2
+    g[last][side - 1 if (last // 2) % 2 == 0 else 0] = "T"
+    return t.Level.parse("\\n".join(map("".join, g)))
+
+{make}
+start = time.perf_counter()
+result = t.solve(level, time_limit={limit})
+seconds = time.perf_counter() - start
+ok = result.solution is None or t.run(level, result.solution).verdict.won
+print(json.dumps({{"status": result.status, "length": result.length, "bound": result.lower_bound,
+                  "seconds": seconds, "ok": ok, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}))
+"""
+
+
+def named_caves(limits: list[float], env: dict[str, str], cap) -> None:  # type: ignore[no-untyped-def]
+    """One child per built cave and time limit: status, length, lower bound, solve seconds, peak memory."""
+    print("| cave | limit s | status | length | lower bound | solve s | max MB | checked |")
+    print("|---|---:|---|---:|---:|---:|---:|---|")
+    for limit in limits:
+        for name, make in NAMED.items():
+            code = BUILDERS.format(make=make, limit=limit)
+            done = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, env=env, preexec_fn=cap, timeout=600
+            )
+            if done.returncode != 0 or "Traceback" in done.stderr:
+                print(f"| {name} | {limit} | failed: exit {done.returncode} {done.stderr.strip()[-120:]} |")
+                continue
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            print(
+                f"| {name} | {limit} | {row['status']} | {row['length'] or '-'} | {row['bound']}"
+                f" | {row['seconds']:.2f} | {row['rss'] / 1024:.0f} | {'yes' if row['ok'] else 'NO'} |"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--per-game", type=int, default=60, help="levels per game")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--address-space", type=float, default=3.0, help="RLIMIT_AS of each child, GiB")
     parser.add_argument("--only", choices=("torch_cave", "bender", "robos_escape"))
+    parser.add_argument("--named-caves", type=float, nargs="+", metavar="S", help="built caves at these limits")
     args = parser.parse_args()
     limit = int(args.address_space * 2**30)
 
@@ -112,6 +192,10 @@ def main() -> None:
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
     machine = platform.processor() or platform.machine()
     print(f"# {time.strftime('%Y-%m-%d')}, {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    if args.named_caves:
+        print(f"# built torch caves, RLIMIT_AS {args.address_space} GiB per child\n")
+        named_caves(args.named_caves, env, cap)
+        return
     print(f"# {args.per_game} levels per game, seed {args.seed}, RLIMIT_AS {args.address_space} GiB per child\n")
     print("| game | levels | optimal | solved | unsolvable | timeout | max overrun s | max child s | max MB | failed |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")

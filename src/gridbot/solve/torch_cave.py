@@ -131,7 +131,8 @@ GREEDY_SHARE = 0.25  # of the time left, at most, for the greedy passes
 DESCEND_CHOICES = 64  # torches a step of the descent chooses from
 JIT_CELLS = 200_000  # bigger caves use the compiled searches from the start
 JIT_WORK = 1_000_000  # cells reached by plain searches (about 0.4 s), after which the compiled ones are loaded
-JIT_LOAD = 2.0  # seconds the clock must leave for loading them
+JIT_LOAD = 2.0  # seconds the clock must leave for loading them in the middle of a solve
+JIT_START = 0.9  # and for loading them at the start, for a big cave (plain searches cost what they reach)
 CELL_BYTES = 32  # work arrays per cell: walls, distances from H, T and a source, queue, moves, torches, DP
 ROW_BYTES = 3 * 40  # per entry of a kept row: distance and two orders, Python lists of ints (generous)
 PATH_BYTES = 64  # per leg remembered for rule 5, besides its mask
@@ -165,9 +166,10 @@ class _Memory:
 class _Cave:
     """The cave for the breadth-first searches of gridbot.kernels.torch_cave, with work arrays shared by every
     search: compiled on numpy arrays when they are loaded in this process already or the cave has more than
-    JIT_CELLS cells, else plain Python on lists until the searches have reached JIT_WORK cells and the clock
-    leaves JIT_LOAD seconds to load them (numba's start takes about a second, in which plain Python searches
-    a few hundred thousand cells). `jit` forces one or the other. O(cells) memory."""
+    JIT_CELLS cells and the clock leaves JIT_START seconds, else plain Python on lists until the searches have
+    reached JIT_WORK cells and the clock leaves JIT_LOAD seconds to load them (numba's start takes about a
+    second, in which plain Python searches a few hundred thousand cells, and a plain search costs only what
+    it reaches). `jit` forces one or the other. O(cells) memory."""
 
     def __init__(self, level: Level, jit: bool | None, clock: Clock) -> None:
         self.level = level
@@ -179,7 +181,12 @@ class _Cave:
         self.searches = 0  # breadth-first searches run
         self.work = 0  # cells they reached
         self.key_cells: list[int] = []
-        self._use(kern.loaded() or self.size > JIT_CELLS if jit is None else jit)
+        self._use(kern.loaded() or (self.size > JIT_CELLS and self._time_to_load(JIT_START)) if jit is None else jit)
+
+    def _time_to_load(self, seconds: float) -> bool:
+        """Does the clock leave `seconds` or more (or no limit)?"""
+        left = self.clock.left()
+        return left is None or left >= seconds
 
     def _use(self, jit: bool) -> None:
         self.jit = jit
@@ -241,10 +248,8 @@ class _Cave:
     def expect(self, work: int) -> None:
         """Searches reaching about `work` more cells are to come: load the compiled ones now if they pay for
         it (see the class), rather than in the middle of a phase with a share of the time."""
-        if self.auto and not self.jit and self.work + work > JIT_WORK:
-            left = self.clock.left()
-            if left is None or left > JIT_LOAD:
-                self._use(True)
+        if self.auto and not self.jit and self.work + work > JIT_WORK and self._time_to_load(JIT_LOAD):
+            self._use(True)
 
     def _search(self, source: int, marks: Any, wanted: int, radius: int | None = None) -> tuple[Any, int]:
         self.expect(0)
@@ -498,6 +503,7 @@ def solve(
             # rule 8, unless too few torches lie on shortest paths to light one (the horizon of those alone)
             on_shortest = np.sort(dh[(dh >= 0) & (dh + dt == lower)])
             if lower <= _horizon(on_shortest, *light):
+                clock.check()  # a pass over the cells, as long as a search from H (a second in plain Python)
                 moves = cave.lit_shortest_path(dist, order, count)
                 if moves is not None:
                     path = _verified(level, moves)
