@@ -711,3 +711,46 @@ def test_a_hostile_cave_in_a_memory_limited_child() -> None:
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     status, seconds, *_ = done.stdout.split()
     assert status in ("solved", "timeout") and float(seconds) <= 3.0
+
+
+def test_long_walks_by_arrays_agree_with_the_loop(monkeypatch) -> None:
+    """`run` walks LONG_WALK moves or more by array operations: the same steps, lights, torches and verdict."""
+    rng = random.Random(23)
+    for _ in range(400):
+        level = Level.parse(
+            random_cave(rng, rng.randint(1, 9), rng.randint(2, 9), rng.randint(0, 9), rng.random() * 0.3),
+            start_light=rng.randint(1, 9),
+            torch_light=rng.randint(1, 9),
+        )
+        moves = "".join(rng.choice("udlr") for _ in range(rng.randint(0, 40)))
+        monkeypatch.setattr(torch_cave, "LONG_WALK", 10**9)
+        loop = run(level, moves)
+        monkeypatch.setattr(torch_cave, "LONG_WALK", 0)
+        arrays = run(level, moves)
+        assert arrays.verdict == loop.verdict, (str(level), moves)
+        assert (arrays.cells, arrays.light_left, arrays.fresh) == (loop.cells, loop.light_left, loop.fresh)
+        assert arrays.taken == loop.taken
+
+
+def test_a_half_million_step_answer_is_checked_and_shown_quickly() -> None:
+    """A 1000x1000 serpentine lit every 14 steps: the answer (500,498 steps) is re-run and described in about a
+    second, with the light of the first LIGHTS_SHOWN steps."""
+    side, grid = 1000, [["."] * 1000 for _ in range(1000)]
+    for r in range(1, side - 1, 2):
+        grid[r] = ["x" if c != (side - 1 if (r // 2) % 2 == 0 else 0) else "." for c in range(side)]
+    grid[0][0], count = "H", 0
+    for r in range(0, side, 2):
+        for c in range(side) if (r // 2) % 2 == 0 else range(side - 1, -1, -1):
+            count += 1
+            if count % 14 == 0:
+                grid[r][c] = "t"
+    grid[side - 2][0] = "T"  # the end of the corridor
+    level = Level.parse("\n".join(map("".join, grid)))
+    result = torch_cave.solve(level)
+    assert (result.status, result.length) == ("optimal", 500_498)
+    start = time.perf_counter()
+    walk = run(level, result.solution)
+    text = torch_cave.describe(level, result)
+    assert time.perf_counter() - start < 3.0
+    assert walk.verdict.won and walk.verdict.step == 500_498 and walk.taken.bit_count() == len(level.torches)
+    assert f"(left after each step, the first {torch_cave.LIGHTS_SHOWN:,} of 500,498)" in text

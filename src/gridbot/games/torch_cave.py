@@ -40,6 +40,8 @@ _DELTAS = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
 _ARROWS = {"u": "^", "d": "v", "l": "<", "r": ">"}
 _MOVE_CHARS = {"u": "u", "d": "d", "l": "l", "r": "r", "U": "u", "D": "d", "L": "l", "R": "r"}
 _WALL_TABLE = bytes(1 if chr(b) in WALLS else 0 for b in range(256))  # ASCII row -> wall flags
+LONG_WALK = 20_000  # moves from which `run` walks by array operations
+LIGHTS_SHOWN = 1000  # steps whose light `describe` lists
 
 
 # ---------------------------------------------------------------- levels
@@ -154,18 +156,15 @@ class Level:
 
         `H` and `T` stay; torches in `taken` show as `+`. Later visits draw over earlier ones.
         """
-        grid = [list(row) for row in self.rows]
+        grid = list("".join(self.rows))  # flat, cell by cell: O(cells + visits) for a million of each
         for cell, move in visits:
-            r, c = divmod(cell, self.width)
-            grid[r][c] = _ARROWS[move]
+            grid[cell] = _ARROWS[move]
         marks = bin(taken)[:1:-1]  # marks[i] == "1": torch i taken; O(torches), not a shift per torch
         for i, cell in enumerate(self.torches):
-            r, c = divmod(cell, self.width)
-            grid[r][c] = "+" if marks[i : i + 1] == "1" else TORCH
-        for cell, ch in ((self.start, START), (self.treasure, TREASURE)):
-            r, c = divmod(cell, self.width)
-            grid[r][c] = ch
-        return "\n".join("".join(row).rstrip() for row in grid)
+            grid[cell] = "+" if marks[i : i + 1] == "1" else TORCH
+        grid[self.start], grid[self.treasure] = START, TREASURE
+        width = self.width
+        return "\n".join("".join(grid[r * width : (r + 1) * width]).rstrip() for r in range(self.height))
 
 
 # ---------------------------------------------------------------- paths
@@ -288,16 +287,22 @@ class Run:
 
 
 def run(level: Level, path: Path | str) -> Run:
-    """Walk `path` from `H` and say how it ends; stops on the treasure. O(len(path)), about 13 bytes a step."""
+    """Walk `path` from `H` and say how it ends; stops on the treasure. O(len(path)), about 17 bytes a step.
+
+    A walk of LONG_WALK moves or more is walked by array operations (`_run_long`, the same rules, which the
+    tests compare with this loop): a solver's answer may be half a million steps.
+    """
     if isinstance(path, str):
         path = parse_program(path)
+    if len(path.moves) >= LONG_WALK:
+        return _run_long(level, path)
     light, cell = level.start_light, level.start
     # Level.enter's rule, with the torches taken as flags rather than a mask, so that a walk over many
     # torches stays linear in its length
     taken = bytearray(len(level.torches))
     torch_of, torch_light, treasure, walls = level.torch_of, level.torch_light, level.treasure, level.walls
     width, size = level.width, level.width * level.height
-    cells, lights, fresh = array("l"), array("l"), bytearray()
+    cells, lights, fresh = array("q"), array("q"), bytearray()
     verdict: CaveVerdict | None = None
     for number, move in enumerate(path.moves, 1):
         if light < 1:  # checked first: without light the hero cannot even try a step
@@ -338,17 +343,62 @@ def run(level: Level, path: Path | str) -> Run:
     return Run(level, path, cells, lights, fresh, verdict)
 
 
+def _run_long(level: Level, path: Path) -> Run:
+    """`run` by array operations: every position of the walk as if nothing stopped it, then the first step
+    that cannot be made (no light before it, which is checked first, or a wall or the edge), or the first
+    arrival on T. A torch gives its light at its first visit, which only depends on the steps before. O(steps
+    log steps), a few array operations."""
+    import numpy as np
+
+    moves = np.frombuffer(path.moves.encode("ascii"), np.uint8)
+    steps = len(moves)
+    width, height = level.width, level.height
+    drow, dcol = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    for move, (dr, dc) in _DELTAS.items():
+        drow[ord(move)], dcol[ord(move)] = dr, dc
+    row0, col0 = divmod(level.start, width)
+    rows, cols = row0 + np.cumsum(drow[moves]), col0 + np.cumsum(dcol[moves])
+    cells = rows * width + cols
+    ok = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+    ok[ok] = np.frombuffer(level.walls, np.uint8)[cells[ok]] == 0
+    blocked = int(np.argmin(ok)) if not ok.all() else steps  # the first move that cannot be made
+    cells = cells[:blocked]
+    torch = np.frombuffer(level.torch_of, f"i{level.torch_of.itemsize}")[cells]
+    visits = np.flatnonzero(torch >= 0)
+    fresh = np.zeros(blocked, np.uint8)
+    fresh[visits[np.unique(torch[visits], return_index=True)[1]]] = 1  # the first visit of each torch
+    lights = level.start_light - np.arange(1, blocked + 1) + level.torch_light * np.cumsum(fresh, dtype=np.int64)
+    # the light before each step that is tried: the blocked one too, as the light is checked first
+    before = np.concatenate(([level.start_light], lights))[: min(blocked + 1, steps)]
+    dark = int(np.argmax(before < 1)) if (before < 1).any() else steps  # the first step with no light for it
+    arrive = np.flatnonzero(cells == level.treasure)
+    end = min(blocked, dark)
+    if len(arrive) and arrive[0] < end:
+        end = int(arrive[0]) + 1
+        verdict = CaveVerdict("completed", end, 0, reason="treasure", light=int(lights[end - 1]))
+    elif dark < steps:
+        verdict = CaveVerdict("incomplete", end, 1, reason="out of light", light=int(before[dark]))
+    elif blocked < steps:
+        light = int(lights[end - 1]) if end else level.start_light
+        line, column = (int(rows[end - 1]) + 1, int(cols[end - 1]) + 1) if end else level.position(level.start)
+        dr, dc = _DELTAS[path.moves[end]]
+        verdict = CaveVerdict("incomplete", end, 1, reason="wall", light=light, blocked=(line + dr, column + dc))
+    else:
+        verdict = CaveVerdict("incomplete", end, 1, reason="ended", light=int(lights[-1]) if end else level.start_light)
+    kept_cells, kept_lights = array("q"), array("q")
+    kept_cells.frombytes(cells[:end].astype(np.int64).tobytes())
+    kept_lights.frombytes(lights[:end].astype(np.int64).tobytes())
+    return Run(level, path, kept_cells, kept_lights, bytearray(fresh[:end].tobytes()), verdict)
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def draw(level: Level, walk: Run) -> str:
     """The cave with the walk drawn on it, and a legend line."""
-    visits = []
-    cell = level.start
-    for after, move in zip(walk.cells, walk.path.moves, strict=False):
-        visits.append((cell, move))
-        cell = after
+    # (the cell left, the move made) for each step taken
+    visits = zip((level.start, *walk.cells), walk.path.moves[: len(walk.cells)], strict=False)
     legend = "(H start, T treasure, t torch, + torch taken, ^ v < > the move made from a cell)"
     return level.picture(visits, walk.taken) + "\n" + legend
 
@@ -465,13 +515,17 @@ def describe(level: Level, result: SolveResult) -> str:
             lines.append(f"{name}: timeout, no path found")
         if result.proven_impossible > 0:
             lines.append(f"  paths of up to {_plural(result.proven_impossible, 'step')} proven impossible")
-    if stats.get("reason"):
-        lines.append(f"  reason      {stats['reason']}")
+    for what in ("reason", "proof"):
+        if stats.get(what):
+            lines.append(f"  {what:<11} {stats[what]}")
     walk = None
     if result.solution is not None:
         walk = run(level, result.solution)
         lines.append(f"  path        {result.solution}")
-        lines.append(f"  light       {' '.join(map(str, walk.lights))}  (left after each step)")
+        lights = walk.light_left[:LIGHTS_SHOWN]
+        steps = len(walk.light_left)
+        more = f", the first {LIGHTS_SHOWN:,} of {steps:,}" if steps > LIGHTS_SHOWN else ""
+        lines.append(f"  light       {' '.join(map(str, lights))}  (left after each step{more})")
     if "labels" in stats:
         lines.append(f"  labels      {int(stats['labels']):,}")
     lines.append(f"  seconds     {result.seconds:.3f}")
