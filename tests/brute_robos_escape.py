@@ -12,7 +12,8 @@ appearance in the text: renaming changes nothing.
 The interpreter here runs the raw string, independently of gridbot's code, and
 stops a run that can never escape by a plain scan of its whole history: the same
 (pc, position, facing, grid) at a stack height not below the earlier one, with
-the stack never lower in between, repeats for ever. Every escape it reports is
+the stack never lower in between, repeats for ever - when the earlier height is
+above 0, or both are 0 (at height 0 a `.` restarts instead of returning). Every escape it reports is
 re-run by `gridbot.games.robos_escape.run` in the tests.
 """
 
@@ -63,7 +64,9 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
         lowest = len(stack)
         for earlier, depth in reversed(history):
             lowest = min(lowest, depth)
-            if earlier == state and depth <= len(stack) and lowest >= depth:
+            # a state first seen at height 0 repeats for ever only if it comes back at height 0: in between a
+            # `.` may have restarted the string at height 0, which from a higher state would return instead
+            if earlier == state and depth <= len(stack) and lowest >= depth and (depth > 0 or not stack):
                 return False, coins
         history.append((state, len(stack)))
         op = text[pc]

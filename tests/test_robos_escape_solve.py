@@ -8,7 +8,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import gridbot
@@ -165,6 +165,7 @@ def test_all_solutions_share_the_best_score() -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.text(alphabet="FLRGX12.'", min_size=1, max_size=9))
+@example(0, "LF11L.")  # a state first seen at height 0 comes back at height 1, and the run escapes
 def test_reference_interpreter_agrees_with_the_simulator(seed: int, text: str) -> None:
     """The brute force's own interpreter (with its early stop for endless runs) against `run`."""
     if text.endswith("'"):
@@ -252,6 +253,22 @@ def test_json_fields_follow_the_schema() -> None:
     assert solved.proven_impossible <= min(solved.length - 1, solved.stats["searched_up_to"])
     timed = solve(Level.parse("S\n \n \nE"), max_length=1)  # F. escapes; no program of 1 token does
     assert timed.status == "timeout" and timed.proven_impossible == 1 == timed.stats["searched_up_to"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "score", "program"),
+    [
+        ("- SCC\nXC CE\n C CX", 64, "1R''1FG."),  # the first rule 4 found 54 at best
+        ("  X-S\nE X  \nX  CC\n-O  C", 34, "FL1FR."),  # the first rule 4 found no escape at all
+    ],
+)
+def test_a_state_seen_at_height_0_and_again_higher_is_not_a_loop(rows: str, score: int, program: str) -> None:
+    """Rule 4 once took a state seen at height 0 and again at a greater height for a loop; but a `.` at height
+    0 restarts where from the higher state it returns, so some runs it cut escape. These programs do."""
+    level = Level.parse(rows)
+    assert robos_escape.run(level, program).score == score
+    result = solve(level, max_length=6)
+    assert result.stats["score"] == score and robos_escape.run(level, result.solution).score == score
 
 
 def test_pausing_on_work_changes_nothing(monkeypatch) -> None:

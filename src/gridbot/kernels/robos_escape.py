@@ -22,10 +22,11 @@ Layout shared with the Python side:
 - the call stack is a persistent linked list in `pool` (value, parent): a push
   appends, a pop follows the parent, and backtracking truncates the pool;
 - rule 4 (endless runs) keeps records (key, stack height, previous record) in
-  `recs`, a chain whose top is the newest live record; `seen[key]` is 1 while
-  a live record has that key. A stack lower than a record's height kills it
-  (popped from the chain). Every write to `seen` and to `cells` is logged with
-  the old value (`slog`, `clog`), so backtracking restores both exactly.
+  `recs`, a chain whose top is the newest live record; `seen[key]` has bit 1
+  while a live record at height 0 has that key and bit 2 while one above 0
+  has. A stack lower than a record's height kills it (popped from the chain).
+  Every write to `seen` and to `cells` is logged with the old value (`slog`,
+  `clog`), so backtracking restores both exactly.
 
 Run as plain Python (`search.py_func`), the kernel gives the same answers and
 node counts, only slower; the tests compare the two.
@@ -294,22 +295,26 @@ def search(
             if steps >= MAX_COMMANDS:
                 sc[C_LIMIT] += 1
                 break
-            # rule 4: records above this stack height are dead; a live record of this state is a loop
+            # rule 4: records above this stack height are dead; a live record of this state is a loop, unless
+            # it was made at height 0 and the stack is higher now: in between a `.` may have restarted the
+            # string at height 0, where at this height it returns. seen[key]: bit 1 for a live record at
+            # height 0, bit 2 for one above (at most one of each: a second would have been a loop)
             while rectop >= 0 and recs[1, rectop] > h:
                 key = recs[0, rectop]
                 slog[0, nslog] = key
                 slog[1, nslog] = seen[key]
                 nslog += 1
-                seen[key] = 0
+                seen[key] = seen[key] & 1
                 rectop = recs[2, rectop]
             key = pc + L * (pos + size * (facing + 4 * changes))
-            if seen[key] != 0:
+            mark = seen[key]
+            if mark & 2 or (mark & 1 and h == 0):
                 sc[C_ENDLESS] += 1
                 break
             slog[0, nslog] = key
-            slog[1, nslog] = 0
+            slog[1, nslog] = mark
             nslog += 1
-            seen[key] = 1
+            seen[key] = mark | (1 if h == 0 else 2)
             recs[0, recn] = key
             recs[1, recn] = h
             recs[2, recn] = rectop

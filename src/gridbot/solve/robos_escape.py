@@ -65,8 +65,15 @@ searched, or can never beat B:
    height not below the one it was first seen at, with the stack never lower
    in between, repeats for ever: the slots decided in between stay decided and
    calls and returns do not depend on the robot (see gridbot.games.lightbot.run
-   for the argument). Running off the end and the 10,000-command limit fail
-   exactly as in the simulator.
+   for the argument) - except when it was first seen at height 0 and is
+   higher now. A `.` at height 0 restarts the string instead of returning, and
+   it does not lower the stack, so between the two a `.` may have restarted
+   where, from the higher state, it returns: `LF11L.` on a level whose exit is
+   south of S escapes at step 41 although (slot of the second `L`, facing
+   south) comes back at height 1 after height 0. So a state first seen at
+   height 0 proves a loop only when it comes back at height 0 (then the whole
+   state, stack included, is the same). Running off the end and the
+   10,000-command limit fail exactly as in the simulator.
 5. *Coins.* Coins are never added to the grid, so a branch whose coins so far
    plus the coins still on cells the robot could ever reach (through floor,
    coins and blocks) fall below c_min(L) cannot beat B.
