@@ -569,16 +569,21 @@ def test_nearest_other_torch_is_exact() -> None:
         assert out.tolist() == expected
 
 
+def random_walk(rng: random.Random) -> tuple[Level, str]:
+    """A small cave with random lights and up to 40 random moves (often into walls, off the map or dark)."""
+    level = Level.parse(
+        random_cave(rng, rng.randint(1, 9), rng.randint(2, 9), rng.randint(0, 9), rng.random() * 0.3),
+        start_light=rng.randint(1, 9),
+        torch_light=rng.randint(1, 9),
+    )
+    return level, "".join(rng.choice("udlr") for _ in range(rng.randint(0, 40)))
+
+
 def test_run_agrees_with_the_move_and_enter_rules() -> None:
     """The simulator inlines Level.move and keeps taken torches as flags: the same light, cells and verdicts."""
     rng = random.Random(22)
     for _ in range(300):
-        level = Level.parse(
-            random_cave(rng, rng.randint(1, 9), rng.randint(2, 9), rng.randint(0, 9), rng.random() * 0.3),
-            start_light=rng.randint(1, 9),
-            torch_light=rng.randint(1, 9),
-        )
-        moves = "".join(rng.choice("udlr") for _ in range(rng.randint(0, 40)))
+        level, moves = random_walk(rng)
         walk = run(level, moves)
         cell, light, taken, expected = level.start, level.start_light, 0, []
         for move in moves:
@@ -717,12 +722,7 @@ def test_long_walks_by_arrays_agree_with_the_loop(monkeypatch) -> None:
     """`run` walks LONG_WALK moves or more by array operations: the same steps, lights, torches and verdict."""
     rng = random.Random(23)
     for _ in range(400):
-        level = Level.parse(
-            random_cave(rng, rng.randint(1, 9), rng.randint(2, 9), rng.randint(0, 9), rng.random() * 0.3),
-            start_light=rng.randint(1, 9),
-            torch_light=rng.randint(1, 9),
-        )
-        moves = "".join(rng.choice("udlr") for _ in range(rng.randint(0, 40)))
+        level, moves = random_walk(rng)
         monkeypatch.setattr(torch_cave, "LONG_WALK", 10**9)
         loop = run(level, moves)
         monkeypatch.setattr(torch_cave, "LONG_WALK", 0)
