@@ -210,7 +210,7 @@ t1 = time.perf_counter()
 level = bender.Level.parse(open({path!r}).read())
 result = solve(level)
 t2 = time.perf_counter()
-print(f"{{t1 - t0:.4f}} {{t2 - t1:.4f}} {{t2 - t0:.4f}} {{len(result.solution)}}")
+print(f"{{t1 - t0:.4f}} {{t2 - t1:.4f}} {{t2 - t0:.4f}} {{result.stats['moves']}}")
 """
 
 

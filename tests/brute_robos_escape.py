@@ -12,9 +12,8 @@ appearance in the text: renaming changes nothing.
 The interpreter here runs the raw string, independently of gridbot's code, and
 stops a run that can never escape by a plain scan of its whole history: the same
 (pc, position, facing, grid) at a stack height not below the earlier one, with
-the stack never lower in between, repeats for ever; across a restart (`.` with
-nothing pushed, which from a higher stack would pop instead) only when nothing
-is pushed then and now. Every escape it reports is
+the stack never lower in between, repeats for ever - when the earlier height is
+above 0, or both are 0 (at height 0 a `.` restarts instead of returning). Every escape it reports is
 re-run by `gridbot.games.robos_escape.run` in the tests.
 """
 
@@ -54,7 +53,7 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
 
     (r, c), facing, coins, changes = level.start, 2, 0, 0
     stack: list[int] = []
-    history: list[tuple[tuple[int, int, int, int, int] | None, int]] = []
+    history: list[tuple[tuple[int, int, int, int, int], int]] = []
     pc = 0
     while True:
         while pc < len(text) and text[pc] == "'":
@@ -63,12 +62,11 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
             return False, coins
         state = (pc, r, c, facing, changes)
         lowest = len(stack)
-        restarted = False
         for earlier, depth in reversed(history):
             lowest = min(lowest, depth)
-            if earlier is None:  # a restart: beyond it only a repeat with nothing pushed, then and now, counts
-                restarted = True
-            elif earlier == state and depth <= len(stack) and lowest >= depth and not (restarted and stack):
+            # a state first seen at height 0 repeats for ever only if it comes back at height 0: in between a
+            # `.` may have restarted the string at height 0, which from a higher state would return instead
+            if earlier == state and depth <= len(stack) and lowest >= depth and (depth > 0 or not stack):
                 return False, coins
         history.append((state, len(stack)))
         op = text[pc]
@@ -96,11 +94,7 @@ def outcome(level: Level, text: str) -> tuple[bool, int]:
                 grid[rr][cc] = " "
                 changes += 1
         elif op == ".":
-            if stack:
-                pc = stack.pop()
-            else:  # a restart: from a higher stack this `.` would pop, so no earlier state proves a loop
-                pc = 0
-                history.append((None, 0))
+            pc = stack.pop() if stack else 0
         else:
             stack.append(pc)
             found = text.find("'" + op)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import doctest
 import json
+import time
+import tracemalloc
 from importlib import resources
 
 import pytest
@@ -19,6 +21,8 @@ from gridbot.cli import cli
 from gridbot.games import bender
 from gridbot.games.bender import LOOP, Answer, Level, journey, parse_program, run
 from gridbot.grid import Direction, GridbotError, LevelError, ProgramError
+
+from .limited_child import run_limited
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OFFICIAL = [stem for stem in levels.names("bender")]
@@ -324,10 +328,13 @@ def test_format_trace() -> None:
 def test_solve_results_and_timeout(monkeypatch) -> None:
     result = bender.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
-    assert result.to_json()["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"]
+    assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
+    assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the README's schema says
+    assert parse_program(result.to_json()["solution"]) == result.solution  # and it reads back
     looping = bender.solve(gridbot.load("bender:11"))
-    assert (looping.status, looping.solution, looping.length) == ("unsolvable", LOOP, None)
-    assert looping.to_json()["solution"] == "LOOP"
+    assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
+    assert looping.to_json()["solution"] is None  # no solution; the human output still says LOOP
+    assert bender.describe(gridbot.load("bender:11"), looping) == LOOP
     # the clock is checked every CHECK_EVERY moves; with a deadline already past, the first check stops him
     monkeypatch.setattr(solver, "CHECK_EVERY", 1)
     timed = solver.solve(gridbot.load("bender:12"), time_limit=1e-9)
@@ -343,9 +350,28 @@ def test_cli_json_and_several_levels() -> None:
     assert result.exit_code == 0
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert set(first) >= {"game", "level", "status", "solution", "length", "seconds", "stats"}
-    assert first["solution"] == ["SOUTH", "SOUTH", "EAST", "EAST"] and first["length"] == 4
+    assert first["solution"] == "SOUTH SOUTH EAST EAST" and first["length"] == 4
     assert first["level"] == "bender:01_simple_moves" and first["status"] == "optimal"
-    assert (second["solution"], second["length"], second["status"]) == ("LOOP", None, "unsolvable")
+    assert first["proven_impossible"] == 3
+    assert (second["solution"], second["length"], second["status"]) == (None, None, "unsolvable")
+
+
+@pytest.mark.parametrize("stem", OFFICIAL)
+def test_cli_json_follows_the_schema(stem: str) -> None:
+    """README "JSON output": `solution` a string or null; optimal: proven_impossible = length - 1; unsolvable:
+    null. The string is the moves separated by spaces: what `run` takes as an answer."""
+    result = invoke("solve", "bender", f"bender:{stem}", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    trip = journey(gridbot.load(f"bender:{stem}"))
+    if trip.loops:
+        assert (data["status"], data["solution"], data["length"]) == ("unsolvable", None, None)
+    else:
+        assert data["status"] == "optimal" and isinstance(data["solution"], str)
+        assert tuple(data["solution"].split(" ")) == trip.answer and data["length"] == len(trip.moves)
+        assert data["proven_impossible"] == data["length"] - 1
+        checked = invoke("run", "bender", f"bender:{stem}", data["solution"], "--json")
+        assert json.loads(checked.stdout)["status"] == "completed"
 
 
 def test_cli_reads_a_file_with_or_without_header(tmp_path) -> None:
@@ -382,3 +408,128 @@ def test_cli_errors(tmp_path) -> None:
     )
     bad_answer = invoke("run", "bender", "bender:1", "SOUTH", "UP")
     assert bad_answer.exit_code == 2 and bad_answer.stderr.startswith("gridbot: program:1:7: unexpected 'UP'")
+
+
+# ---------------------------------------------------------------- every input, every limit (issue 15)
+
+
+def serpentine(side: int, breakers: bool = False) -> Level:
+    """A side x side map whose corridor winds through every other row: about side^2 / 2 moves to the booth.
+    With `breakers`, beer at the start and an X in every tenth cell of the corridors (an epoch each)."""
+    inner = side - 2
+    grid = [[" "] * inner for _ in range(inner)]
+    for r in range(1, inner - 1, 2):
+        gap = inner - 1 if (r // 2) % 2 == 0 else 0
+        for c in range(inner):
+            if c != gap:
+                grid[r][c] = "#"
+    for r in range(0, inner - 1, 2):
+        if breakers:
+            for c in range(3, inner - 3, 10):
+                grid[r][c] = "X"
+        if r > 0:
+            grid[r][inner - 1 if (r // 2) % 2 == 1 else 0] = "W" if (r // 2) % 2 == 1 else "E"
+    grid[0][0], grid[0][1] = "@", "B" if breakers else " "
+    last = inner - 2 if (inner - 2) % 2 == 0 else inner - 1
+    grid[last][inner - 1 if (last // 2) % 2 == 0 else 0] = "$"
+    return Level.parse("\n".join(["#" * side] + ["#" + "".join(row) + "#" for row in grid] + ["#" * side]))
+
+
+def test_journey_memory_is_a_table_of_the_map_not_a_set_of_states() -> None:
+    """The seen states take about 17 bytes per cell whatever the journey (a Python set took about 70 per state)."""
+    level = serpentine(300)
+    tracemalloc.start()
+    try:
+        trip = journey(level)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert trip.outcome == "booth" and len(trip.moves) > 44_000
+    assert peak <= 19 * (level.width + 2) * (level.height + 2) + 4 * len(trip.moves) + (64 << 10)
+
+
+def test_a_million_cell_map_keeps_time_and_memory() -> None:
+    """1000x1000: about 500,000 moves breaking 50,000 X (as many epochs); the clock and the memory budget stop
+    him when asked, with a clear status; without them the answer is checked by the simulator."""
+    level = serpentine(1000, breakers=True)
+    start = time.perf_counter()
+    cut = bender.solve(level, time_limit=0.05)
+    assert cut.status == "timeout" and time.perf_counter() - start < 1.05
+    tight = bender.solve(level, memory_budget=solver.MOVE_BYTES * 100_000)
+    assert tight.status == "timeout" and "memory budget" in tight.stats["reason"]
+    assert "memory budget" in bender.describe(level, tight)
+    full = bender.solve(level)
+    assert full.status == "optimal" and full.length > 490_000 and full.stats["broken"] > 40_000
+    assert run(level, full.solution).verdict.won
+
+
+def test_trace_records_only_what_it_shows() -> None:
+    level = serpentine(300)
+    trip = journey(level, record=True, record_limit=5)
+    assert len(trip.steps or ()) == 5 and len(trip.moves) > 44_000
+    text = bender.format_trace(level, run(level), limit=3)
+    assert "trace cut after 3 moves" in text and text.count("\n") < 320
+
+
+def test_random_level_is_deterministic_and_mostly_reached() -> None:
+    reached = 0
+    for seed in range(60):
+        level = bender.random_level(30, 20, seed)
+        assert level == bender.random_level(30, 20, seed) and level.header == (20, 30)
+        assert (level.width, level.height) == (30, 20)
+        assert set(level.rows[0]) == set(level.rows[-1]) == {"#"} and {row[0] for row in level.rows} == {"#"}
+        assert len(level.teleporters) == 2
+        trip = journey(level)
+        assert reference(level) == trip.answer
+        reached += not trip.loops
+    assert reached >= 55  # the booth is put on his way (not when he is walled in at the start)
+    assert sum(journey(bender.random_level(30, 20, seed, reach=False)).loops for seed in range(30)) > 15
+    small = bender.random_level(3, 4, 1, teleporters=False)
+    assert small.height == 4 and not small.teleporters
+    for bad in ((2, 5), (1001, 3), (3, 3)):
+        with pytest.raises(ValueError):
+            bender.random_level(*bad, 1)
+    with pytest.raises(ValueError):
+        bender.random_level(10, 10, 1, tiles={"@": 1.0})
+
+
+def test_random_and_hostile_maps_keep_the_time_limit() -> None:
+    """From 3x4 to the 1000x1000 limit, and hostile mixes (all walls, all X in breaker mode, all inverters,
+    all modifiers): within the limit + the issue's slack, a checked answer or a clear status."""
+    shapes = [
+        (3, 4, None, 0.5),
+        (1000, 3, None, 0.5),
+        (3, 1000, None, 0.5),
+        (100, 100, None, 0.5),
+        (1000, 1000, None, 1.0),
+        (1000, 1000, {"#": 1.0}, 1.0),
+        (1000, 1000, {"X": 0.9, "B": 0.1}, 1.0),
+        (500, 500, {"I": 1.0}, 1.0),
+        (500, 500, {"N": 1.0, "E": 1.0, "S": 1.0, "W": 1.0, " ": 2.0}, 1.0),
+    ]
+    for width, height, tiles, limit in shapes:
+        level = bender.random_level(width, height, 5, tiles=tiles)
+        start = time.perf_counter()
+        result = bender.solve(level, time_limit=limit)
+        assert time.perf_counter() - start <= limit + 1.0, (width, height, tiles)
+        assert result.status in ("optimal", "unsolvable", "timeout")
+        if result.status == "optimal":
+            assert run(level, result.solution).verdict.won
+        assert json.loads(json.dumps(result.to_json()))["solution"] in (None, str(result.solution))
+
+
+BIG_MAP_CHILD = """
+import time
+from gridbot.games import bender
+level = bender.random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
+start = time.perf_counter()
+result = bender.solve(level, time_limit=2)
+print(result.status, round(time.perf_counter() - start, 2))
+"""
+
+
+def test_a_million_cell_map_in_a_memory_limited_child() -> None:
+    done = run_limited(BIG_MAP_CHILD, 1 << 30, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    status, seconds = done.stdout.split()
+    assert status in ("optimal", "unsolvable", "timeout") and float(seconds) <= 3.0

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import gridbot
 from gridbot.cli import cli
 from gridbot.games import robos_escape
-from gridbot.games.robos_escape import Level
+from gridbot.games.robos_escape import Level, Program
 from gridbot.result import SolveResult
+from gridbot.solve import robos_escape as solver
 from gridbot.solve.robos_escape import CUTS, solve
 
 from . import brute_robos_escape as brute
@@ -46,6 +48,10 @@ def check_against_brute(level: Level, tokens: int, counts: dict[str, int]) -> No
     assert run.score == reference[0] and result.solution.tokens <= tokens
     if result.status == "optimal":  # proven best overall: the enumeration cannot do better either
         assert result.solution.tokens == result.length
+    # the answer is a shortest program of the best score (the enumeration keeps the first, shortest, one), so
+    # no program of fewer tokens reaches it: proven_impossible = length - 1, as the README's schema says
+    assert result.length == Program(reference[1]).tokens, (level.name, reference, str(result.solution))
+    assert result.proven_impossible == result.length - 1
 
 
 def test_solver_best_score_equals_brute_force_on_random_levels() -> None:
@@ -159,6 +165,7 @@ def test_all_solutions_share_the_best_score() -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.text(alphabet="FLRGX12.'", min_size=1, max_size=9))
+@example(0, "LF11L.")  # a state first seen at height 0 comes back at height 1, and the run escapes
 def test_reference_interpreter_agrees_with_the_simulator(seed: int, text: str) -> None:
     """The brute force's own interpreter (with its early stop for endless runs) against `run`."""
     if text.endswith("'"):
@@ -229,3 +236,92 @@ def test_cli_run_shows_score_coins_and_reason() -> None:
     assert data["reason"] == "more than 10000 commands" and data["coins"] == 0 and data["score"] is None
     data = json.loads(invoke("run", "robos_escape", "robos_escape:1", "FF", "--json").output)
     assert data["score"] == 38 and data["status"] == "completed"
+
+
+# ---------------------------------------------------------------- every input, every limit (issue 15)
+
+
+def test_json_fields_follow_the_schema() -> None:
+    """README "JSON output": optimal -> proven_impossible = length - 1 (no shorter program reaches the score);
+    solved -> no more than that, nor than the lengths searched; timeout -> the lengths searched (no escape)."""
+    data = json.loads(invoke("solve", "robos_escape", "robos_escape:3", "--json").output)
+    assert (data["status"], data["length"], data["proven_impossible"]) == ("optimal", 5, 4)
+    assert data["stats"]["searched_up_to"] >= 5 and data["stats"]["score"] == 55
+    level = gridbot.load("robos_escape:1")
+    solved = solve(level, time_limit=0.5)
+    assert solved.status == "solved"
+    assert solved.proven_impossible <= min(solved.length - 1, solved.stats["searched_up_to"])
+    timed = solve(Level.parse("S\n \n \nE"), max_length=1)  # F. escapes; no program of 1 token does
+    assert timed.status == "timeout" and timed.proven_impossible == 1 == timed.stats["searched_up_to"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "score", "program"),
+    [
+        ("- SCC\nXC CE\n C CX", 64, "1R''1FG."),  # the first rule 4 found 54 at best
+        ("  X-S\nE X  \nX  CC\n-O  C", 34, "FL1FR."),  # the first rule 4 found no escape at all
+    ],
+)
+def test_a_state_seen_at_height_0_and_again_higher_is_not_a_loop(rows: str, score: int, program: str) -> None:
+    """Rule 4 once took a state seen at height 0 and again at a greater height for a loop; but a `.` at height
+    0 restarts where from the higher state it returns, so some runs it cut escape. These programs do."""
+    level = Level.parse(rows)
+    assert robos_escape.run(level, program).score == score
+    result = solve(level, max_length=6)
+    assert result.stats["score"] == score and robos_escape.run(level, result.solution).score == score
+
+
+def test_pausing_on_work_changes_nothing(monkeypatch) -> None:
+    """A kernel call also pauses after a budget of executed commands (a node may run up to 10,000 of them)."""
+    level = gridbot.load("robos_escape:4")
+    whole = summary(solve(level))
+    monkeypatch.setattr(solver, "WORK", 37)
+    assert summary(solve(level)) == whole
+
+
+def test_random_level_is_deterministic_valid_and_solvable() -> None:
+    for width, height in ((2, 1), (1, 2), (1, 10), (10, 1), (4, 3), (10, 10)):
+        for seed in range(4):
+            level = robos_escape.random_level(width, height, seed)
+            assert level == robos_escape.random_level(width, height, seed)
+            assert (len(level.rows[0]), len(level.rows)) == (width, height)
+    for seed in range(12):  # solvable by construction: small ones solve to an escape
+        level = robos_escape.random_level(4, 3, seed)
+        assert solve(level, time_limit=20).status == "optimal", str(level)
+    for bad in ((0, 3), (11, 2), (1, 1)):
+        with pytest.raises(ValueError):
+            robos_escape.random_level(*bad, 1)
+    with pytest.raises(ValueError):
+        robos_escape.random_level(3, 3, 1, coins=5, blocks=3)
+
+
+HOSTILE = [  # (width, height, random_level options)
+    (2, 1, {}),
+    (1, 10, {}),
+    (10, 1, {"coins": 4}),
+    (5, 5, {}),
+    (10, 10, {}),
+    (10, 10, {"walls": 0.0, "lasers": 0.0, "coins": 0, "blocks": 0}),  # an open room
+    (10, 10, {"walls": 1.0}),  # walls but the path
+    (10, 10, {"coins": 98, "blocks": 0}),  # all coins
+    (10, 10, {"coins": 0, "blocks": 98}),  # all blocks
+    (10, 10, {"walls": 0.0, "lasers": 1.0, "coins": 3}),  # laser-only cells but the path
+    (10, 10, {"solvable": False, "walls": 0.5}),
+]
+
+
+@pytest.mark.parametrize("limit", [0.5])
+def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
+    """Levels up to the format's 10x10 and hostile mixes: within the limit + the issue's slack, a program the
+    simulator checks or a clear status."""
+    solver.warm_up()
+    for width, height, options in HOSTILE:
+        for seed in range(2):
+            level = robos_escape.random_level(width, height, seed, **options)
+            start = time.perf_counter()
+            result = solve(level, time_limit=limit)
+            assert time.perf_counter() - start <= limit + 1.0, (str(level), options)
+            assert result.status in ("optimal", "solved", "unsolvable", "timeout")
+            if result.solution is not None:
+                assert robos_escape.run(level, result.solution).score == result.stats["score"]
+                assert result.proven_impossible <= result.length - 1

@@ -6,7 +6,9 @@ import contextlib
 import doctest
 import json
 import random
+import time
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
@@ -20,6 +22,7 @@ from gridbot.games.torch_cave import Level, Path, parse_program, run
 from gridbot.grid import GridbotError, LevelError, ProgramError
 
 from . import brute_torch_cave as brute
+from .limited_child import run_limited
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MANY = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -43,8 +46,8 @@ def invoke(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
-def optimum(level: Level) -> int | None:
-    result = torch_cave.solve(level)
+def optimum(level: Level, **options) -> int | None:
+    result = torch_cave.solve(level, **options)
     assert result.status in ("optimal", "unsolvable")
     if result.status == "unsolvable":
         assert result.solution is None and result.length is None
@@ -275,12 +278,17 @@ def test_vector_front_and_without_greedy_bound(monkeypatch) -> None:
     """The numpy dominance test (used for long fronts) and the run without an upper bound agree with BFS."""
     monkeypatch.setattr(solver._Front, "SWITCH", 1)
     rng = random.Random(7)
-    for budget in (0, solver.GREEDY_BUDGET):
-        monkeypatch.setattr(solver, "GREEDY_BUDGET", budget)
+    for greedy in (False, True):
+        if not greedy:  # neither greedy pass finds a walk: the exact search runs without an upper bound
+            monkeypatch.setattr(solver, "GREEDY_BUDGET", 0)
+            monkeypatch.setattr(solver._Search, "descend", lambda self, upper=solver.INF: (None, solver.INF))
+        else:
+            monkeypatch.undo()
+            monkeypatch.setattr(solver._Front, "SWITCH", 1)
         for _ in range(400):
             text = random_cave(rng, rng.randint(2, 7), rng.randint(2, 7), rng.randint(0, 8), rng.random() * 0.3)
             level = Level.parse(text, start_light=rng.randint(2, 6), torch_light=rng.randint(2, 6))
-            assert optimum(level) == brute.fewest_steps(level), text
+            assert optimum(level, shortcuts=False) == brute.fewest_steps(level), text
 
 
 def test_dominance_rule_examples() -> None:
@@ -380,3 +388,369 @@ def test_cli_errors(tmp_path, monkeypatch) -> None:
     assert result.stderr == "gridbot: two.txt:2:2: a second hero start H\n"
     listed = invoke("levels", "torch_cave")
     assert listed.output.split() == ["torch_cave:prob16_sample", "22x15"]
+
+
+# ---------------------------------------------------------------- every input, every limit (issue 15)
+
+
+def seeded_caves(seed: int, count: int, max_torches: int = 8) -> list[Level]:
+    """Small caves with small lights (every rule bites) from a fixed seed."""
+    rng = random.Random(seed)
+    levels = []
+    for _ in range(count):
+        height, width = rng.randint(1, 8), rng.randint(2, 8)
+        torches = rng.randint(0, min(max_torches, height * width - 2))
+        text = random_cave(rng, height, width, torches, rng.random() * 0.45)
+        levels.append(Level.parse(text, start_light=rng.randint(1, 8), torch_light=rng.randint(1, 8)))
+    return levels
+
+
+def test_search_alone_matches_plain_bfs() -> None:
+    """Without rules 7 and 8 (which settle most small caves at once) the label search still finds every optimum."""
+    for level in seeded_caves(15, 1500):
+        assert optimum(level, shortcuts=False) == brute.fewest_steps(level), str(level)
+
+
+def test_lazy_rows_chunked_bounds_and_nearest_torch_hops_match_plain_bfs(monkeypatch) -> None:
+    """The many-keys mode (rows on demand, the hop bound from each torch's nearest other torch, sorted values
+    read in chunks, vectorised fronts) forced on small caves, against the plain search."""
+    monkeypatch.setattr(solver, "EXACT_HOPS", 0)
+    monkeypatch.setattr(solver, "WHOLE", 2)
+    monkeypatch.setattr(solver._Front, "SWITCH", 1)
+    for level in seeded_caves(16, 800):
+        assert optimum(level, shortcuts=False) == brute.fewest_steps(level), str(level)
+
+
+def test_rows_dropped_for_memory_keep_the_answer() -> None:
+    """A budget that holds a few rows only: rows are dropped and computed again, and the answers do not change."""
+    dropped = 0
+    for level in seeded_caves(17, 600):
+        result = torch_cave.solve(level, shortcuts=False, memory_budget=3000)
+        assert result.status in ("optimal", "unsolvable")
+        assert (result.length if result.status == "optimal" else None) == brute.fewest_steps(level), str(level)
+        dropped += result.stats.get("rows_dropped", 0)
+    assert dropped > 0
+
+
+def test_many_torches_with_wide_masks_match_plain_bfs() -> None:
+    """Over 64 torches (masks of several words, the many-keys mode) on strips where the plain search stays small."""
+    rng = random.Random(18)
+    for _ in range(30):
+        length = rng.randint(80, 110)
+        cells = ["t" if rng.random() < 0.85 else ("x" if rng.random() < 0.1 else ".") for _ in range(length)]
+        h, t = rng.sample(range(length), 2)
+        cells[h], cells[t] = "H", "T"
+        text = "".join(cells) if rng.random() < 0.5 else "\n".join(cells)
+        level = Level.parse(text, start_light=rng.randint(1, 3), torch_light=rng.randint(1, 2))
+        assert len(level.torches) > 64
+        for options in ({}, {"shortcuts": False}):
+            assert optimum(level, **options) == brute.fewest_steps(level), text
+
+
+def test_front_of_wide_masks_agrees_with_the_list_front(monkeypatch) -> None:
+    """The vectorised dominance test on masks of three words keeps exactly the labels the plain lists keep."""
+    monkeypatch.setattr(solver._Front, "SWITCH", 4)
+    rng = random.Random(19)
+    for _ in range(20):
+        plain, arrays = solver._Front(15, vectorize=False), solver._Front(15, vectorize=True, words=3)
+        for label in range(300):
+            mask = sum(1 << bit for bit in rng.sample(range(190), rng.randint(0, 6)))
+            steps = rng.randint(0, 120)
+            kept, also = plain.offer(mask, steps, label), arrays.offer(mask, steps, label)
+            assert (kept is None) == (also is None) and sorted(kept or []) == sorted(also or [])
+        assert arrays.a_masks is not None and sorted(plain.labels) == sorted(arrays.a_labels[: arrays.size].tolist())
+
+
+def test_light_horizon_proves_no_path_at_once() -> None:
+    """Rule 7: five torches 14 apart light 90 steps at most; T is 200 away: no path, with no search at all."""
+    row = "H" + "".join("." * 13 + "t" for _ in range(5)) + "." * 130 + "T"
+    result = torch_cave.solve(Level.parse(row))
+    assert result.status == "unsolvable" and "no walk lasts more than 90 steps" in result.stats["reason"]
+    assert result.stats["labels"] == 0 and "keys" not in result.stats
+    assert brute.fewest_steps(Level.parse(row)) is None
+
+
+def test_torches_outside_the_ellipse_are_not_keys() -> None:
+    """Rule 7: the shortest path to T is dark; the torch 2 steps below H lights a 21-step walk; the row of
+    torches 43 rows down lies beyond any walk's reach (horizon 30), so only one torch is a key."""
+    text = "H" + "." * 16 + "T\n." + "x" * 17 + "\nt\n" + "\n".join(["." * 18] * 40) + "\n" + "t" * 18
+    level = Level.parse(text)
+    result = torch_cave.solve(level)
+    assert (result.status, result.length) == ("optimal", 21)
+    assert result.stats["keys"] == 1 and result.stats["torches"] == 19
+    assert optimum(level, shortcuts=False) == 21
+
+
+def test_lit_shortest_path_is_optimal_at_once() -> None:
+    """Rule 8 gives d(H, T) when some shortest path never runs dark, and only then."""
+    lit = Level.parse("H" + "." * 13 + "t" + "." * 13 + "t" + "." * 5 + "T")
+    result = torch_cave.solve(lit)
+    assert (result.status, result.length, result.stats["labels"]) == ("optimal", 34, 0)
+    assert result.stats["proof"] == "a shortest path is lit all the way"
+    # the shortest path (along the top) is dark; the way round by the torch is two steps longer
+    dark = Level.parse("H" + "." * 16 + "T\n" + "x" * 17 + ".\n" + "t" + "." * 17)
+    result = torch_cave.solve(dark)
+    assert "proof" not in result.stats and result.status == "unsolvable" or result.length > 17
+    assert optimum(dark) == brute.fewest_steps(dark)
+
+
+def kernels_cave(rng: random.Random) -> Level:
+    return Level.parse(random_cave(rng, rng.randint(1, 12), rng.randint(2, 12), rng.randint(0, 9), rng.random() * 0.4))
+
+
+def test_plain_and_compiled_searches_agree() -> None:
+    """Each breadth-first search of gridbot.kernels.torch_cave, plain on lists and compiled on arrays."""
+    from gridbot.kernels import torch_cave as kern
+
+    fast = kern.compiled()
+    rng = random.Random(20)
+    for _ in range(150):
+        level = kernels_cave(rng)
+        size, width = level.width * level.height, level.width
+        walls = np.frombuffer(level.walls, np.uint8)
+        marks = np.zeros(size, np.uint8)
+        marks[list(level.torches)] = 1
+        wanted, radius = rng.randint(-1, len(level.torches)), rng.randint(0, 30)
+        plain_dist, plain_queue = [-1] * size, [0] * size
+        count = kern.bfs(level.walls, width, level.start, marks.tolist(), wanted, radius, plain_dist, plain_queue)
+        dist, queue = np.full(size, -1, np.int32), np.zeros(size, np.int32)
+        assert fast.bfs(walls, width, level.start, marks, wanted, radius, dist, queue) == count
+        assert dist.tolist() == plain_dist and queue[:count].tolist() == plain_queue[:count]
+        # full tables: the paths back, and the lit shortest path
+        plain_dist, dist = [-1] * size, np.full(size, -1, np.int32)
+        count = kern.bfs(level.walls, width, level.start, [0] * size, -1, size, plain_dist, plain_queue)
+        fast.bfs(walls, width, level.start, np.zeros(size, np.uint8), -1, size, dist, queue)
+        plain_codes, codes = [0] * size, np.zeros(size, np.int8)
+        zeros = np.zeros(size, np.uint8)
+        for target in range(size):
+            steps = kern.shortest_path_back(kern, level.walls, width, plain_dist, [0] * size, target, plain_codes)
+            assert steps == kern.shortest_path_back(fast, walls, width, dist, zeros, target, codes)
+            assert steps == plain_dist[target] or steps == plain_dist[target] == -1
+            assert kern.moves_text(plain_codes, max(steps, 0)) == kern.moves_text(codes, max(steps, 0))
+        torch = marks.tolist()
+        plain_best, best = [0] * size, np.zeros(size, np.int32)
+        kern.lit_shortest(level.walls, width, plain_dist, plain_queue, count, torch, 3, 4, plain_best)
+        fast.lit_shortest(walls, width, dist, queue, count, marks, 3, 4, best)
+        reached = plain_queue[:count]
+        assert [plain_best[c] for c in reached] == best[reached].tolist()
+        steps = kern.lit_path_back(level.walls, width, plain_dist, plain_best, torch, 3, 4, level.treasure, plain_codes)
+        assert steps == fast.lit_path_back(walls, width, dist, best, marks, 3, 4, level.treasure, codes)
+        assert steps < 0 or plain_dist[level.treasure] >= 0
+        if steps >= 0:  # a lit shortest path: it reaches T at step d(H, T) with light 3 + 4 per torch
+            moves = kern.moves_text(plain_codes, steps)
+            walk = run(Level.parse(str(level).replace(" ", "."), start_light=3, torch_light=4), moves)
+            assert walk.verdict.won and walk.verdict.step == plain_dist[level.treasure]
+
+
+def test_nearest_other_torch_is_exact() -> None:
+    """The multi-source search gives each torch the distance to its nearest other torch, as one search each does."""
+    from gridbot.kernels import torch_cave as kern
+
+    fast = kern.compiled()
+    rng = random.Random(21)
+    for _ in range(150):
+        level = kernels_cave(rng)
+        size, torches = level.width * level.height, list(level.torches)
+        expected = []
+        for cell in torches:
+            dist = [-1] * size
+            kern.bfs(level.walls, level.width, cell, [0] * size, -1, size, dist, [0] * size)
+            others = [dist[o] for o in torches if o != cell and dist[o] >= 0]
+            expected.append(min(others) if others else kern.FAR)
+        plain = [0] * len(torches)
+        kern.nearest_other(level.walls, level.width, torches, [-1] * size, [-1] * size, [0] * size, plain)
+        assert plain == expected
+        out = np.zeros(len(torches), np.int64)
+        walls = np.frombuffer(level.walls, np.uint8)
+        minus = np.full(size, -1, np.int32)
+        fast.nearest_other(
+            walls, level.width, np.array(torches, np.int64), minus, minus.copy(), np.zeros(size, np.int32), out
+        )
+        assert out.tolist() == expected
+
+
+def random_walk(rng: random.Random) -> tuple[Level, str]:
+    """A small cave with random lights and up to 40 random moves (often into walls, off the map or dark)."""
+    level = Level.parse(
+        random_cave(rng, rng.randint(1, 9), rng.randint(2, 9), rng.randint(0, 9), rng.random() * 0.3),
+        start_light=rng.randint(1, 9),
+        torch_light=rng.randint(1, 9),
+    )
+    return level, "".join(rng.choice("udlr") for _ in range(rng.randint(0, 40)))
+
+
+def test_run_agrees_with_the_move_and_enter_rules() -> None:
+    """The simulator inlines Level.move and keeps taken torches as flags: the same light, cells and verdicts."""
+    rng = random.Random(22)
+    for _ in range(300):
+        level, moves = random_walk(rng)
+        walk = run(level, moves)
+        cell, light, taken, expected = level.start, level.start_light, 0, []
+        for move in moves:
+            target = level.move(cell, move)
+            if light < 1 or target < 0:
+                break
+            cell = target
+            light, taken = level.enter(cell, light - 1, taken)
+            expected.append((cell, light))
+            if cell == level.treasure:
+                break
+        assert [(s.cell, s.light) for s in walk.steps] == expected
+        assert walk.taken == taken and walk.verdict.step == len(expected)
+
+
+def test_cave_past_the_memory_budget_is_a_clear_timeout() -> None:
+    result = torch_cave.solve(gridbot.load("torch_cave:prob16_sample"), memory_budget=1000)
+    assert result.status == "timeout" and "memory budget" in result.stats["reason"]
+
+
+def test_labels_past_the_memory_budget_stop_with_a_reason(monkeypatch) -> None:
+    """The label store is counted against the budget: past it, the best walk found (or none) and the reason."""
+    monkeypatch.setattr(solver, "MEMORY_EVERY", 1)
+    monkeypatch.setattr(solver, "CHECK_EVERY", 1)
+    level = cluster_cave(1)
+    exact = torch_cave.solve(level)
+    assert exact.status == "optimal" and exact.stats["labels"] > 2000
+    result = torch_cave.solve(level, memory_budget=2 * (solver.LABEL_BYTES + 16) * 1000)  # about 1000 labels
+    assert result.status in ("solved", "timeout") and "labels filled the memory budget" in result.stats["reason"]
+    assert result.lower_bound <= exact.length
+    if result.status == "solved":
+        assert run(level, result.solution).verdict.won and result.length >= exact.length
+
+
+def test_the_issue_cave_keeps_its_time_limit() -> None:
+    """Issue 15: a 100x100 cave with 2000 torches and time_limit=1 took 10 s (one search per torch before the
+    clock was looked at). Now within 1 s + the issue's slack, also without rules 7 and 8, whatever the status."""
+    rng = random.Random(15)
+    grid = [["x" if rng.random() < 0.2 else " " for _ in range(100)] for _ in range(100)]
+    cells = rng.sample([(r, c) for r in range(100) for c in range(100)], 2002)
+    for (r, c), ch in zip(cells, "HT" + "t" * 2000, strict=True):
+        grid[r][c] = ch
+    level = Level.parse("\n".join(map("".join, grid)))
+    for options in ({}, {"shortcuts": False}):
+        start = time.perf_counter()
+        result = torch_cave.solve(level, time_limit=1, **options)
+        assert time.perf_counter() - start < 2.0, options
+        assert result.status in ("optimal", "solved", "timeout")
+        if result.solution is not None:
+            assert run(level, result.solution).verdict.won
+
+
+def test_random_level_is_deterministic_valid_and_solvable() -> None:
+    for width, height in ((2, 1), (1, 2), (1, 40), (40, 1), (7, 5), (30, 12)):
+        for seed in range(5):
+            level = torch_cave.random_level(width, height, seed)
+            assert level == torch_cave.random_level(width, height, seed)
+            assert (level.width, level.height) == (width, height)
+            assert optimum(level) is not None  # solvable by construction
+    assert torch_cave.random_level(30, 12, 1).rows != torch_cave.random_level(30, 12, 2).rows
+    crowded = torch_cave.random_level(10, 10, 3, torches=98, walls=1.0, solvable=False)
+    assert len(crowded.torches) == 98
+    for bad in ((0, 5), (1, 1), (1001, 2)):
+        with pytest.raises(ValueError):
+            torch_cave.random_level(*bad, 1)
+    with pytest.raises(ValueError):
+        torch_cave.random_level(3, 3, 1, torches=8)
+
+
+HOSTILE = [  # (width, height, random_level options, time limit)
+    (2, 1, {}, 0.5),
+    (1, 1000, {}, 0.5),
+    (1000, 1, {"solvable": False, "torches": 60}, 0.5),
+    (60, 60, {}, 0.5),
+    (300, 300, {"walls": 0.3}, 1.0),
+    (1000, 1000, {}, 2.0),
+    (1000, 1000, {"walls": 1.0}, 1.0),  # all walls but the laid path
+    (1000, 1000, {"walls": 1.0, "solvable": False}, 1.0),
+    (1000, 1000, {"walls": 0.0, "torches": 999_998}, 2.0),  # all torches
+    (1000, 1000, {"walls": 0.0, "torches": 0, "solvable": False}, 1.0),  # huge and open, dark
+    (1000, 1000, {"walls": 0.0, "torches": 3000, "solvable": False}, 1.0),
+]
+
+
+def test_random_and_hostile_caves_keep_the_time_limit() -> None:
+    """Random caves from 2 cells to the format's limit, and hostile shapes: within the limit + the issue's slack,
+    a verified walk or a clear status. (The compiled searches are loaded first: a fresh process adds numba's
+    start, about a second, to the first big cave.)"""
+    from gridbot.kernels import torch_cave as kern
+
+    kern.compiled()
+    for width, height, options, limit in HOSTILE:
+        level = torch_cave.random_level(width, height, 7, **options)
+        start = time.perf_counter()
+        result = torch_cave.solve(level, time_limit=limit)
+        assert time.perf_counter() - start <= limit + max(1.0, limit / 10), (width, height, options)
+        assert result.status in ("optimal", "solved", "unsolvable", "timeout")
+        if result.solution is not None:
+            walk = run(level, result.solution)
+            assert walk.verdict.won and walk.verdict.step == result.length >= result.lower_bound
+        elif result.status == "unsolvable":
+            assert result.stats["reason"]
+
+
+CHILD = """
+import random, time
+from gridbot.games import torch_cave
+rng = random.Random(3)
+grid = [["x" if rng.random() < 0.1 else " " for _ in range(1000)] for _ in range(1000)]
+grid[60][60] = "H"
+grid[999][999] = "T"
+for _ in range(5000):
+    r, c = rng.randrange(120), rng.randrange(120)
+    if grid[r][c] == " ":
+        grid[r][c] = "t"
+level = torch_cave.Level.parse("\\n".join(map("".join, grid)))
+start = time.perf_counter()
+result = torch_cave.solve(level, time_limit=2)
+seconds = time.perf_counter() - start
+if result.solution is not None:
+    assert torch_cave.run(level, result.solution).verdict.won
+print(result.status, round(seconds, 2), result.stats.get("reason", ""))
+"""
+
+
+def test_a_hostile_cave_in_a_memory_limited_child() -> None:
+    """1000x1000 with 5000 torches clustered round H and T far away (the label search cannot finish), under a
+    3 GiB address space: a clear status within the time bound, no traceback, no MemoryError."""
+    done = run_limited(CHILD, 3 * 2**30, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    status, seconds, *_ = done.stdout.split()
+    assert status in ("solved", "timeout") and float(seconds) <= 3.0
+
+
+def test_long_walks_by_arrays_agree_with_the_loop(monkeypatch) -> None:
+    """`run` walks LONG_WALK moves or more by array operations: the same steps, lights, torches and verdict."""
+    rng = random.Random(23)
+    for _ in range(400):
+        level, moves = random_walk(rng)
+        monkeypatch.setattr(torch_cave, "LONG_WALK", 10**9)
+        loop = run(level, moves)
+        monkeypatch.setattr(torch_cave, "LONG_WALK", 0)
+        arrays = run(level, moves)
+        assert arrays.verdict == loop.verdict, (str(level), moves)
+        assert (arrays.cells, arrays.light_left, arrays.fresh) == (loop.cells, loop.light_left, loop.fresh)
+        assert arrays.taken == loop.taken
+
+
+def test_a_half_million_step_answer_is_checked_and_shown_quickly() -> None:
+    """A 1000x1000 serpentine lit every 14 steps: the answer (500,498 steps) is re-run and described in about a
+    second, with the light of the first LIGHTS_SHOWN steps."""
+    side, grid = 1000, [["."] * 1000 for _ in range(1000)]
+    for r in range(1, side - 1, 2):
+        grid[r] = ["x" if c != (side - 1 if (r // 2) % 2 == 0 else 0) else "." for c in range(side)]
+    grid[0][0], count = "H", 0
+    for r in range(0, side, 2):
+        for c in range(side) if (r // 2) % 2 == 0 else range(side - 1, -1, -1):
+            count += 1
+            if count % 14 == 0:
+                grid[r][c] = "t"
+    grid[side - 2][0] = "T"  # the end of the corridor
+    level = Level.parse("\n".join(map("".join, grid)))
+    result = torch_cave.solve(level)
+    assert (result.status, result.length) == ("optimal", 500_498)
+    start = time.perf_counter()
+    walk = run(level, result.solution)
+    text = torch_cave.describe(level, result)
+    assert time.perf_counter() - start < 3.0
+    assert walk.verdict.won and walk.verdict.step == 500_498 and walk.taken.bit_count() == len(level.torches)
+    assert f"(left after each step, the first {torch_cave.LIGHTS_SHOWN:,} of 500,498)" in text

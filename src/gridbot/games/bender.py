@@ -18,12 +18,14 @@ The rules live in `journey` alone; `run`, the trace and the solver go through it
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "bender"
@@ -57,6 +59,17 @@ _CODE = {
 
 
 # ---------------------------------------------------------------- levels
+
+
+def _special_cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
+    """(row, column, character) of every cell of the rows that hold an unknown character, `@`, `$` or `T`, in
+    reading order: the only rows `Level.parse` must look at cell by cell. A plain row is passed over by string
+    methods, so that a map of a million cells reads in a fraction of a second. O(cells)."""
+    for r, row in enumerate(rows):
+        if KNOWN.issuperset(row) and START not in row and BOOTH not in row and TELEPORTER not in row:
+            continue
+        for c, ch in enumerate(row):
+            yield r, c, ch
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +115,7 @@ class Level:
                     )
             rows = tuple(row[:columns].ljust(columns) for row in rows) + (EMPTY * columns,) * (lines - len(rows))
         starts, booths, teleporters = [], [], []
-        for r, c, ch in cells(rows):
+        for r, c, ch in _special_cells(rows):
             if ch not in KNOWN:
                 raise LevelError(
                     f"unknown character {ch!r} (expected one of @$#X NESWIBT or space)", r + 1 + offset, c + 1, name
@@ -190,21 +203,26 @@ class Journey:
 
 
 def journey(
-    level: Level, record: bool = False, check: Callable[[], None] | None = None, check_every: int = 1 << 16
+    level: Level,
+    record: bool = False,
+    check: Callable[[int], None] | None = None,
+    check_every: int = 1 << 16,
+    record_limit: int | None = None,
 ) -> Journey:
     """Follow Bender's rules (GAMES.md section 4) until the booth or a proven loop.
 
     A state is (position, heading, priorities inverted, breaker mode, destroyed
     X). The destroyed set only grows, so after an X is destroyed no earlier
-    state can come back: the set of seen states is started afresh (an epoch),
-    and only (position, heading, inverted, breaker) is stored. A repeat within
-    one epoch is exactly a repeated full state, and the rules are
-    deterministic, so he loops forever. Time O((broken X + 1) x 16 x cells) in
-    the worst case, usually far less; memory O(16 x cells) for the states of
-    one epoch, plus the moves.
+    state can come back: the seen states are forgotten (a new epoch), and only
+    (position, heading, inverted, breaker) is stored, as one byte per possible
+    state. A repeat within one epoch is exactly a repeated full state, and the
+    rules are deterministic, so he loops forever. Time O((broken X + 1) x 16 x
+    cells) in the worst case, usually far less; memory about 18 bytes per cell
+    for the states (and the list of an epoch's states), plus a byte per move.
 
-    `record` also returns every Step (for traces); `check()` is called every
-    `check_every` moves (e.g. to enforce a deadline by raising).
+    `record` also returns the Steps (for traces), at most `record_limit` of
+    them when given; `check(moves so far)` is called every `check_every` moves
+    (e.g. to enforce a deadline or a memory budget by raising).
     """
     width, height = level.width + 2, level.height + 2  # one ring of wall around the map
     grid = bytearray([_WALL]) * (width * height)
@@ -227,17 +245,28 @@ def journey(
     pos = index(level.start)
     heading = int(Direction.SOUTH)
     inverted = breaker = 0
-    seen: set[int] = set()  # (position, heading, inverted, breaker) seen since the last X was destroyed
+    # seen[state] == 1 for (position, heading, inverted, breaker) seen since the last X was destroyed. The states
+    # of an epoch are listed to be forgotten one by one, up to a 64th of the table; past that the table is
+    # made afresh (its cost then spread over the many moves of that epoch).
+    seen = bytearray(16 * width * height)
+    listed: array | None = array("q")
+    most = len(seen) // 64
     moves = bytearray()
     steps: list[Step] | None = [] if record else None
+    keep = len(seen) * 16 if record_limit is None else record_limit  # more steps than any journey has
     states = broken = 0
     outcome = ""
     while True:
         key = pos << 4 | heading << 2 | inverted << 1 | breaker
-        if key in seen:
+        if seen[key]:
             outcome = "loop"
             break
-        seen.add(key)
+        seen[key] = 1
+        if listed is not None:
+            if len(listed) < most:
+                listed.append(key)
+            else:
+                listed = None
         states += 1
         ahead = grid[pos + delta[heading]]
         if ahead == _WALL or (ahead == _BREAKABLE and not breaker):
@@ -259,7 +288,13 @@ def journey(
         elif code == _BREAKABLE:  # only reachable in breaker mode
             grid[pos] = _EMPTY
             broken += 1
-            seen = set()  # a new epoch: no earlier state can come back
+            # a new epoch: no earlier state can come back
+            if listed is None:
+                seen = bytearray(len(seen))
+            else:
+                for old in listed:
+                    seen[old] = 0
+            listed = array("q")
             event = "broke X"
         elif code == _BOOTH:
             outcome = "booth"
@@ -275,7 +310,7 @@ def journey(
         elif code == _TELEPORTER:
             pos = other[pos]
             event = "teleport"
-        if steps is not None:
+        if steps is not None and len(steps) < keep:
             steps.append(
                 Step(
                     len(moves),
@@ -289,7 +324,7 @@ def journey(
         if outcome:
             break
         if check is not None and len(moves) % check_every == 0:
-            check()
+            check(len(moves))
     return Journey(bytes(moves), outcome, states, broken, None if steps is None else tuple(steps))
 
 
@@ -434,16 +469,17 @@ def picture(level: Level, steps: Iterable[Step]) -> str:
 
 
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:
-    """One line per move (at most `limit`): heading, position, modes and what happened; then the map with his path."""
-    trip = journey(level, record=True)
+    """One line per move (at most `limit`): heading, position, modes and what happened; then the map with his path
+    as far as the trace goes. Memory O(limit + cells), whatever the length of the journey."""
+    trip = journey(level, record=True, record_limit=limit)
     steps = trip.steps or ()
     lines = ["move  heading  line  column  modes            event"]
-    for s in steps[:limit]:
+    for s in steps:
         modes = ", ".join(m for m, on in (("inverted", s.inverted), ("breaker", s.breaker)) if on) or "-"
         line, column = s.position[0] + 1 + _offset(level), s.position[1] + 1
         text = f"{s.number:>4}  {s.heading.name:<7}  {line:>4}  {column:>6}  {modes:<15}  {s.event}"
         lines.append(text.rstrip())
-    if len(steps) > limit:
+    if len(trip.moves) > limit:
         lines.append(f"... (trace cut after {_plural(limit, 'move')})")
     lines += ["", picture(level, steps), "", str(result.verdict)]
     return "\n".join(lines)
@@ -454,21 +490,80 @@ def _offset(level: Level) -> int:
     return 0 if level.header is None else 1
 
 
+# ---------------------------------------------------------------- random maps
+
+# the default mix of the inside of a random map: mostly empty, some walls and breakable walls, a few of each
+# special tile (two teleporters are added apart from it)
+TILES = {
+    EMPTY: 0.70,
+    WALL: 0.10,
+    BREAKABLE: 0.06,
+    "N": 0.02,
+    "E": 0.02,
+    "S": 0.02,
+    "W": 0.02,
+    INVERTER: 0.03,
+    BEER: 0.03,
+}
+TRACE_FOR_BOOTH = 100_000  # moves followed to choose the booth of a map that must be reached
+
+
+def random_level(
+    width: int,
+    height: int,
+    seed: int,
+    tiles: dict[str, float] | None = None,
+    teleporters: bool = True,
+    reach: bool = True,
+    name: str = "",
+) -> Level:
+    """A random map of width x height cells with CodinGame's `L C` line: a border of `#`, inside a random mix of
+    `tiles` (weights per character; default TILES), `@` on a random cell, `$` on another, and with
+    `teleporters` two `T` when there is room.
+
+    With `reach` (the default) the booth is then moved onto the last cell Bender first steps on (within his
+    first TRACE_FOR_BOOTH moves) before he would loop, so that he reaches it; a cell he steps on is empty
+    before, so his moves up to there do not change. (Walled in at the start, he cannot reach any booth.)
+    The same arguments give the same map. Raises ValueError for sides outside 3..1000 or fewer than 2 cells
+    inside. O(width x height) plus the journey followed.
+    """
+    if not (3 <= width <= MAX_HEADER and 3 <= height <= MAX_HEADER) or (width - 2) * (height - 2) < 2:
+        raise ValueError(f"a map is 3..{MAX_HEADER} x 3..{MAX_HEADER} cells with 2 inside, not {width} x {height}")
+    mix = TILES if tiles is None else tiles
+    if not mix or any(ch not in KNOWN or ch in (START, BOOTH, TELEPORTER) for ch in mix) or sum(mix.values()) <= 0:
+        raise ValueError(f"tiles must weigh characters of {''.join(sorted(KNOWN - {START, BOOTH, TELEPORTER}))!r}")
+    rng = random.Random(f"bender {width} {height} {seed} {sorted(mix.items())} {teleporters} {reach}")
+    inner_w, inner_h = width - 2, height - 2
+    inside = rng.choices(list(mix), list(mix.values()), k=inner_w * inner_h)
+    specials = START + BOOTH + (TELEPORTER * 2 if teleporters and len(inside) >= 4 else "")
+    for cell, ch in zip(rng.sample(range(len(inside)), len(specials)), specials, strict=True):
+        inside[cell] = ch
+
+    def text() -> str:
+        rows = ["".join(inside[r * inner_w : (r + 1) * inner_w]) for r in range(inner_h)]
+        return "\n".join([f"{height} {width}", WALL * width, *(WALL + row + WALL for row in rows), WALL * width])
+
+    level = Level.parse(text(), name or f"random {width}x{height} #{seed}")
+    if reach:
+        trip = journey(level, record=True, record_limit=TRACE_FOR_BOOTH)
+        if trip.loops:
+            firsts = {}  # first visit of each empty cell
+            for step in trip.steps or ():
+                r, c = step.position
+                if inside[(r - 1) * inner_w + c - 1] == EMPTY:
+                    firsts.setdefault((r, c), step.number)
+            if firsts:
+                r, c = max(firsts, key=firsts.__getitem__)
+                inside[inside.index(BOOTH)] = EMPTY
+                inside[(r - 1) * inner_w + c - 1] = BOOTH
+                level = Level.parse(text(), level.name)
+    return level
+
+
 # ---------------------------------------------------------------- solving
 
 
-@dataclass(frozen=True, slots=True)
-class BenderResult(SolveResult):
-    """A SolveResult whose JSON `solution` is the list of moves, or the string LOOP."""
-
-    def to_json(self) -> dict[str, Any]:
-        data = SolveResult.to_json(self)  # zero-argument super() does not work in slotted dataclasses
-        if isinstance(self.solution, tuple | list):
-            data["solution"] = list(self.solution)
-        return data
-
-
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> BenderResult:
+def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> SolveResult:
     """Bender's answer; see gridbot.solve.bender."""
     from gridbot.solve.bender import solve as _solve
 
@@ -476,17 +571,17 @@ def solve(level: Level, time_limit: float | None = None, all_solutions: bool = F
 
 
 def describe(level: Level, result: SolveResult) -> str:
-    """The CLI's human output, as CodinGame expects it: one move per line, or LOOP."""
+    """The CLI's human output, as CodinGame expects it: one move per line, or LOOP (status 'unsolvable')."""
     if result.status == "timeout":
-        return f"{result.level}: timeout after {result.seconds:.3f} s, no answer"
-    if isinstance(result.solution, str):
-        return result.solution
-    return "\n".join(result.solution or ())
+        reason = (result.stats or {}).get("reason")
+        return f"{result.level}: timeout after {result.seconds:.3f} s, no answer" + (f" ({reason})" if reason else "")
+    if result.status == "unsolvable":
+        return LOOP
+    return "\n".join(result.solution.moves if isinstance(result.solution, Answer) else ())
 
 
 __all__ = [
     "Answer",
-    "BenderResult",
     "BenderVerdict",
     "GridbotError",
     "Journey",
@@ -497,6 +592,7 @@ __all__ = [
     "format_trace",
     "journey",
     "parse_program",
+    "random_level",
     "run",
     "solve",
 ]

@@ -19,11 +19,13 @@ simulator, the solver and the tests' brute force all go through them.
 
 from __future__ import annotations
 
+import random
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridbot.grid import GridbotError, LevelError, ProgramError, cells, grid_rows
+from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "torch_cave"
@@ -37,6 +39,9 @@ MOVES = "udlr"
 _DELTAS = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
 _ARROWS = {"u": "^", "d": "v", "l": "<", "r": ">"}
 _MOVE_CHARS = {"u": "u", "d": "d", "l": "l", "r": "r", "U": "u", "D": "d", "L": "l", "R": "r"}
+_WALL_TABLE = bytes(1 if chr(b) in WALLS else 0 for b in range(256))  # ASCII row -> wall flags
+LONG_WALK = 20_000  # moves from which `run` walks by array operations
+LIGHTS_SHOWN = 1000  # steps whose light `describe` lists
 
 
 # ---------------------------------------------------------------- levels
@@ -58,7 +63,7 @@ class Level:
     treasure: int
     torches: tuple[int, ...]
     walls: bytes = field(repr=False)  # walls[cell] == 1 for a wall
-    torch_of: dict[int, int] = field(repr=False, compare=False, hash=False)  # cell -> torch number
+    torch_of: array = field(repr=False, compare=False, hash=False)  # torch_of[cell]: its torch number, or -1
     name: str = ""
     start_light: int = START_LIGHT
     torch_light: int = TORCH_LIGHT
@@ -69,32 +74,41 @@ class Level:
     ) -> Level:
         """Read a cave; raises LevelError naming line and column of the first problem.
 
-        Exactly one `H` and one `T` are required. O(cells).
+        Exactly one `H` and one `T` are required. O(cells), in string methods
+        (about 0.05 s for a million cells).
         """
         rows = grid_rows(text, FLOOR, source=name)
         width, height = len(rows[0]), len(rows)
-        starts: list[int] = []
-        treasures: list[int] = []
-        torches: list[int] = []
         walls = bytearray(width * height)
-        for r, c, ch in cells(rows):
-            cell = r * width + c
-            if ch in WALLS:
-                walls[cell] = 1
-            elif ch == START:
-                if starts:
-                    raise LevelError("a second hero start H", r + 1, c + 1, name)
-                starts.append(cell)
-            elif ch == TREASURE:
-                if treasures:
-                    raise LevelError("a second treasure T", r + 1, c + 1, name)
-                treasures.append(cell)
-            elif ch == TORCH:
-                torches.append(cell)
+        found: dict[str, list[int]] = {START: [], TREASURE: [], TORCH: []}
+        for r, row in enumerate(rows):
+            base = r * width
+            # C-speed string methods, not a loop over every cell: a cave may have a million cells
+            if row.isascii():
+                walls[base : base + width] = row.encode("ascii").translate(_WALL_TABLE)
+            else:
+                walls[base : base + width] = bytes(ch in WALLS for ch in row)
+            for ch, cells_of in found.items():
+                c = row.find(ch)
+                while c >= 0:
+                    cells_of.append(base + c)
+                    c = row.find(ch, c + 1)
+        starts, treasures, torches = found[START], found[TREASURE], found[TORCH]
+        second = sorted(
+            (cells_of[1], message)
+            for cells_of, message in ((starts, "a second hero start H"), (treasures, "a second treasure T"))
+            if len(cells_of) > 1
+        )
+        if second:
+            cell, message = second[0]
+            raise LevelError(message, cell // width + 1, cell % width + 1, name)
         if not starts:
             raise LevelError("no hero start H", 1, 1, name)
         if not treasures:
             raise LevelError("no treasure T", 1, 1, name)
+        torch_of = array("l", [-1]) * (width * height)
+        for i, cell in enumerate(torches):
+            torch_of[cell] = i
         return cls(
             rows=rows,
             width=width,
@@ -103,7 +117,7 @@ class Level:
             treasure=treasures[0],
             torches=tuple(torches),
             walls=bytes(walls),
-            torch_of={cell: i for i, cell in enumerate(torches)},
+            torch_of=torch_of,
             name=name,
             start_light=start_light,
             torch_light=torch_light,
@@ -132,8 +146,8 @@ class Level:
 
         A torch gives `torch_light` the first time only; `taken` is the mask of torches taken.
         """
-        torch = self.torch_of.get(cell)
-        if torch is not None and not taken >> torch & 1:
+        torch = self.torch_of[cell]
+        if torch >= 0 and not taken >> torch & 1:
             return light + self.torch_light, taken | 1 << torch
         return light, taken
 
@@ -142,17 +156,15 @@ class Level:
 
         `H` and `T` stay; torches in `taken` show as `+`. Later visits draw over earlier ones.
         """
-        grid = [list(row) for row in self.rows]
+        grid = list("".join(self.rows))  # flat, cell by cell: O(cells + visits) for a million of each
         for cell, move in visits:
-            r, c = divmod(cell, self.width)
-            grid[r][c] = _ARROWS[move]
+            grid[cell] = _ARROWS[move]
+        marks = bin(taken)[:1:-1]  # marks[i] == "1": torch i taken; O(torches), not a shift per torch
         for i, cell in enumerate(self.torches):
-            r, c = divmod(cell, self.width)
-            grid[r][c] = "+" if taken >> i & 1 else TORCH
-        for cell, ch in ((self.start, START), (self.treasure, TREASURE)):
-            r, c = divmod(cell, self.width)
-            grid[r][c] = ch
-        return "\n".join("".join(row).rstrip() for row in grid)
+            grid[cell] = "+" if marks[i : i + 1] == "1" else TORCH
+        grid[self.start], grid[self.treasure] = START, TREASURE
+        width = self.width
+        return "\n".join("".join(grid[r * width : (r + 1) * width]).rstrip() for r in range(self.height))
 
 
 # ---------------------------------------------------------------- paths
@@ -232,57 +244,151 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A path walked in a cave: every step taken and the verdict."""
+    """A path walked in a cave: every step taken and the verdict.
+
+    The steps are kept compactly (`cells`, `light_left`, `fresh`: the cell,
+    the light and whether a torch was taken after each step, about 13 bytes a
+    step); `steps` makes Step values of them.
+    """
 
     level: Level
     path: Path
-    steps: tuple[Step, ...]
+    cells: array = field(repr=False)
+    light_left: array = field(repr=False)
+    fresh: bytearray = field(repr=False)
     verdict: CaveVerdict
 
     @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every step taken, as Step values. O(steps)."""
+        return self.first_steps(len(self.cells))
+
+    def first_steps(self, limit: int) -> tuple[Step, ...]:
+        """The first `limit` steps taken, as Step values. O(limit)."""
+        moves, cells, lights, fresh = self.path.moves, self.cells, self.light_left, self.fresh
+        count = min(limit, len(cells))
+        return tuple(Step(i + 1, moves[i], cells[i], lights[i], bool(fresh[i])) for i in range(count))
+
+    @property
     def taken(self) -> int:
-        """Mask of the torches taken."""
-        mask = 0
-        for s in self.steps:
-            if s.torch:
-                mask |= 1 << self.level.torch_of[s.cell]
-        return mask
+        """Mask of the torches taken. O(steps + torches)."""
+        bits = bytearray((len(self.level.torches) + 7) // 8)
+        torch_of = self.level.torch_of
+        for cell, fresh in zip(self.cells, self.fresh, strict=True):
+            if fresh:
+                torch = torch_of[cell]
+                bits[torch >> 3] |= 1 << (torch & 7)
+        return int.from_bytes(bits, "little")
 
     @property
     def lights(self) -> list[int]:
         """Light left after each step."""
-        return [s.light for s in self.steps]
+        return self.light_left.tolist()
 
 
 def run(level: Level, path: Path | str) -> Run:
-    """Walk `path` from `H` and say how it ends; stops on the treasure. O(len(path))."""
+    """Walk `path` from `H` and say how it ends; stops on the treasure. O(len(path)), about 17 bytes a step.
+
+    A walk of LONG_WALK moves or more is walked by array operations (`_run_long`, the same rules, which the
+    tests compare with this loop): a solver's answer may be half a million steps.
+    """
     if isinstance(path, str):
         path = parse_program(path)
-    light, taken, cell = level.start_light, 0, level.start
-    steps: list[Step] = []
+    if len(path.moves) >= LONG_WALK:
+        return _run_long(level, path)
+    light, cell = level.start_light, level.start
+    # Level.enter's rule, with the torches taken as flags rather than a mask, so that a walk over many
+    # torches stays linear in its length
+    taken = bytearray(len(level.torches))
+    torch_of, torch_light, treasure, walls = level.torch_of, level.torch_light, level.treasure, level.walls
+    width, size = level.width, level.width * level.height
+    cells, lights, fresh = array("q"), array("q"), bytearray()
     verdict: CaveVerdict | None = None
     for number, move in enumerate(path.moves, 1):
         if light < 1:  # checked first: without light the hero cannot even try a step
             verdict = CaveVerdict("incomplete", number - 1, 1, reason="out of light", light=light)
             break
-        target = level.move(cell, move)
-        if target < 0:
+        # Level.move inlined (a long walk is a million steps; the tests compare the two)
+        if move == "u":
+            target = cell - width
+        elif move == "d":
+            target = cell + width
+        elif move == "l":
+            target = cell - 1 if cell % width else -1
+        else:
+            target = cell + 1 if (cell + 1) % width else -1
+        if not 0 <= target < size or walls[target]:
             dr, dc = _DELTAS[move]
             line, column = level.position(cell)
             verdict = CaveVerdict(
                 "incomplete", number - 1, 1, reason="wall", light=light, blocked=(line + dr, column + dc)
             )
             break
-        before = taken
         cell = target
-        light, taken = level.enter(cell, light - 1, taken)
-        steps.append(Step(number, move, cell, light, taken != before))
-        if cell == level.treasure:
+        light -= 1
+        torch = torch_of[cell]
+        if torch >= 0 and not taken[torch]:  # a torch gives its light the first time only
+            taken[torch] = 1
+            light += torch_light
+            fresh.append(1)
+        else:
+            fresh.append(0)
+        cells.append(cell)
+        lights.append(light)
+        if cell == treasure:
             verdict = CaveVerdict("completed", number, 0, reason="treasure", light=light)
             break
     if verdict is None:
-        verdict = CaveVerdict("incomplete", len(steps), 1, reason="ended", light=light)
-    return Run(level, path, tuple(steps), verdict)
+        verdict = CaveVerdict("incomplete", len(cells), 1, reason="ended", light=light)
+    return Run(level, path, cells, lights, fresh, verdict)
+
+
+def _run_long(level: Level, path: Path) -> Run:
+    """`run` by array operations: every position of the walk as if nothing stopped it, then the first step
+    that cannot be made (no light before it, which is checked first, or a wall or the edge), or the first
+    arrival on T. A torch gives its light at its first visit, which only depends on the steps before. O(steps
+    log steps), a few array operations."""
+    import numpy as np
+
+    moves = np.frombuffer(path.moves.encode("ascii"), np.uint8)
+    steps = len(moves)
+    width, height = level.width, level.height
+    drow, dcol = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    for move, (dr, dc) in _DELTAS.items():
+        drow[ord(move)], dcol[ord(move)] = dr, dc
+    row0, col0 = divmod(level.start, width)
+    rows, cols = row0 + np.cumsum(drow[moves]), col0 + np.cumsum(dcol[moves])
+    cells = rows * width + cols
+    ok = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+    ok[ok] = np.frombuffer(level.walls, np.uint8)[cells[ok]] == 0
+    blocked = int(np.argmin(ok)) if not ok.all() else steps  # the first move that cannot be made
+    cells = cells[:blocked]
+    torch = np.frombuffer(level.torch_of, f"i{level.torch_of.itemsize}")[cells]
+    visits = np.flatnonzero(torch >= 0)
+    fresh = np.zeros(blocked, np.uint8)
+    fresh[visits[np.unique(torch[visits], return_index=True)[1]]] = 1  # the first visit of each torch
+    lights = level.start_light - np.arange(1, blocked + 1) + level.torch_light * np.cumsum(fresh, dtype=np.int64)
+    # the light before each step that is tried: the blocked one too, as the light is checked first
+    before = np.concatenate(([level.start_light], lights))[: min(blocked + 1, steps)]
+    dark = int(np.argmax(before < 1)) if (before < 1).any() else steps  # the first step with no light for it
+    arrive = np.flatnonzero(cells == level.treasure)
+    end = min(blocked, dark)
+    if len(arrive) and arrive[0] < end:
+        end = int(arrive[0]) + 1
+        verdict = CaveVerdict("completed", end, 0, reason="treasure", light=int(lights[end - 1]))
+    elif dark < steps:
+        verdict = CaveVerdict("incomplete", end, 1, reason="out of light", light=int(before[dark]))
+    elif blocked < steps:
+        light = int(lights[end - 1]) if end else level.start_light
+        line, column = (int(rows[end - 1]) + 1, int(cols[end - 1]) + 1) if end else level.position(level.start)
+        dr, dc = _DELTAS[path.moves[end]]
+        verdict = CaveVerdict("incomplete", end, 1, reason="wall", light=light, blocked=(line + dr, column + dc))
+    else:
+        verdict = CaveVerdict("incomplete", end, 1, reason="ended", light=int(lights[-1]) if end else level.start_light)
+    kept_cells, kept_lights = array("q"), array("q")
+    kept_cells.frombytes(cells[:end].astype(np.int64).tobytes())
+    kept_lights.frombytes(lights[:end].astype(np.int64).tobytes())
+    return Run(level, path, kept_cells, kept_lights, bytearray(fresh[:end].tobytes()), verdict)
 
 
 def _plural(n: int, word: str) -> str:
@@ -291,11 +397,8 @@ def _plural(n: int, word: str) -> str:
 
 def draw(level: Level, walk: Run) -> str:
     """The cave with the walk drawn on it, and a legend line."""
-    visits = []
-    cell = level.start
-    for s in walk.steps:
-        visits.append((cell, s.move))
-        cell = s.cell
+    # (the cell left, the move made) for each step taken
+    visits = zip((level.start, *walk.cells), walk.path.moves[: len(walk.cells)], strict=False)
     legend = "(H start, T treasure, t torch, + torch taken, ^ v < > the move made from a cell)"
     return level.picture(visits, walk.taken) + "\n" + legend
 
@@ -305,16 +408,85 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     lines = [draw(level, result), "", "step  move  line  column  light"]
     line, column = level.position(level.start)
     lines.append(f"{0:>4}  {'-':>4}  {line:>4}  {column:>6}  {level.start_light:>5}  start")
-    for s in result.steps[:limit]:
+    for s in result.first_steps(limit):
         line, column = level.position(s.cell)
         note = f"  torch +{level.torch_light}" if s.torch else ""
         if s.cell == level.treasure:
             note = "  treasure"
         lines.append(f"{s.number:>4}  {s.move:>4}  {line:>4}  {column:>6}  {s.light:>5}{note}")
-    if len(result.steps) > limit:
+    if len(result.cells) > limit:
         lines.append(f"... (trace cut after {_plural(limit, 'step')})")
     lines += ["", str(result.verdict)]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- random caves
+
+
+def random_level(
+    width: int,
+    height: int,
+    seed: int,
+    torches: int | None = None,
+    walls: float = 0.25,
+    solvable: bool = True,
+    name: str = "",
+) -> Level:
+    """A random cave of width x height cells: each cell a wall with probability `walls`, H on a random cell, T on
+    the farthest of 8 more, and `torches` torches on random cells other than H and T (default: one cell in 100).
+
+    With `solvable` (the default) a path is laid first: from H by a random
+    shortest lattice path to a random cell, and on by another to T, with its
+    loops cut out (so it visits no cell twice), cleared of walls, with a torch
+    every 14 steps along it, so that walking it never runs dark; the other
+    torches and walls only add ways (and often a shorter path, with less
+    light). Without it the cave is whatever the dice give (often no path).
+    The same arguments give the same cave. Raises ValueError for sides
+    outside 1..1000, fewer than 2 cells or too many torches. O(width x height).
+    """
+    if not (1 <= width <= 1000 and 1 <= height <= 1000) or width * height < 2:
+        raise ValueError(f"a cave is 1..1000 x 1..1000 cells with at least 2 cells, not {width} x {height}")
+    cells = width * height
+    extra = min(cells - 2, max(1, cells // 100)) if torches is None else torches
+    if not 0 <= extra <= cells - 2:
+        raise ValueError(f"{extra} torches do not fit in {cells - 2} free cells")
+    rng = random.Random(f"torch_cave {width} {height} {seed} {extra} {walls} {solvable}")
+    # floor is "." (not " "): a last row of floor must not read as trailing blank lines, which are dropped
+    grid = bytearray(120 if rng.random() < walls else 46 for _ in range(cells))  # "x" or "."
+    start, *others = rng.sample(range(cells), min(cells, 9))
+    # T the farthest of up to 8 draws from H: a long way, so that the light matters
+    treasure = max(others, key=lambda cell: abs(cell // width - start // width) + abs(cell % width - start % width))
+    if solvable:
+        for number, cell in enumerate(_detour(rng, width, start, treasure, rng.randrange(cells))[1:-1], 1):
+            grid[cell] = ord(TORCH) if number % 14 == 0 else ord(".")
+    others = [cell for cell in rng.sample(range(cells), min(cells, extra + 2)) if cell not in (start, treasure)]
+    for cell in others[:extra]:
+        grid[cell] = ord(TORCH)
+    grid[start], grid[treasure] = ord(START), ord(TREASURE)
+    text = "\n".join(grid[r * width : (r + 1) * width].decode("ascii") for r in range(height))
+    return Level.parse(text, name or f"random {width}x{height} #{seed}")
+
+
+def _detour(rng: random.Random, width: int, start: int, treasure: int, via: int) -> list[int]:
+    """The cells of a path start -> via -> treasure (random shortest lattice paths) with its loops cut out: it
+    visits no cell twice. O(width + height)."""
+    path: list[int] = [start]
+    index = {start: 0}
+    for goal in (via, treasure):
+        (r, c), (gr, gc) = divmod(path[-1], width), divmod(goal, width)
+        steps = [(1 if gr > r else -1) * width] * abs(gr - r) + [1 if gc > c else -1] * abs(gc - c)
+        rng.shuffle(steps)
+        for step in steps:
+            cell = path[-1] + step
+            seen = index.get(cell)
+            if seen is not None:  # a loop: cut it out
+                for gone in path[seen + 1 :]:
+                    del index[gone]
+                del path[seen + 1 :]
+            else:
+                index[cell] = len(path)
+                path.append(cell)
+    return path
 
 
 # ---------------------------------------------------------------- solving
@@ -343,13 +515,17 @@ def describe(level: Level, result: SolveResult) -> str:
             lines.append(f"{name}: timeout, no path found")
         if result.proven_impossible > 0:
             lines.append(f"  paths of up to {_plural(result.proven_impossible, 'step')} proven impossible")
-    if stats.get("reason"):
-        lines.append(f"  reason      {stats['reason']}")
+    for what in ("reason", "proof"):
+        if stats.get(what):
+            lines.append(f"  {what:<11} {stats[what]}")
     walk = None
     if result.solution is not None:
         walk = run(level, result.solution)
         lines.append(f"  path        {result.solution}")
-        lines.append(f"  light       {' '.join(map(str, walk.lights))}  (left after each step)")
+        lights = walk.light_left[:LIGHTS_SHOWN]
+        steps = len(walk.light_left)
+        more = f", the first {LIGHTS_SHOWN:,} of {steps:,}" if steps > LIGHTS_SHOWN else ""
+        lines.append(f"  light       {' '.join(map(str, lights))}  (left after each step{more})")
     if "labels" in stats:
         lines.append(f"  labels      {int(stats['labels']):,}")
     lines.append(f"  seconds     {result.seconds:.3f}")
@@ -369,6 +545,7 @@ __all__ = [
     "draw",
     "format_trace",
     "parse_program",
+    "random_level",
     "run",
     "solve",
 ]

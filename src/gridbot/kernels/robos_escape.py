@@ -22,11 +22,9 @@ Layout shared with the Python side:
 - the call stack is a persistent linked list in `pool` (value, parent): a push
   appends, a pop follows the parent, and backtracking truncates the pool;
 - rule 4 (endless runs) keeps records (key, stack height, previous record) in
-  `recs`, a chain whose top is the newest live record; `seen[key]` is 1 while
-  a live record has that key. A stack lower than a record's height kills it
-  (popped from the chain). A restart (`.` with nothing pushed) marks the live
-  records 2: from a higher stack the same `.` would have popped, so such a
-  record proves a loop only when its state comes again with nothing pushed.
+  `recs`, a chain whose top is the newest live record; `seen[key]` has bit 1
+  while a live record at height 0 has that key and bit 2 while one above 0
+  has. A stack lower than a record's height kills it (popped from the chain).
   Every write to `seen` and to `cells` is logged with the old value (`slog`,
   `clog`), so backtracking restores both exactly.
 
@@ -63,7 +61,8 @@ N_REGS = 14
 S_DEPTH, S_NODES, S_STARTED, S_CMIN, S_NAMES, S_UNDECIDED, S_FOUND_COINS, S_BNAME, S_NO_LASER = range(14, 23)
 # how often each cut fired, in the order of gridbot.solve.robos_escape.CUTS
 C_PAIRS, C_LABELS, C_NAMES, C_ENDLESS, C_LIMIT, C_COINS, C_DEAD, C_LASER = range(23, 31)
-N_SCALARS = 31
+S_WORK = 31  # commands executed, over all calls: a call also pauses after a budget of them
+N_SCALARS = 32
 
 # frame columns beyond the registers
 F_KIND, F_P, F_OPT, F_NAMES, F_CALLPC = range(N_REGS, N_REGS + 5)
@@ -112,19 +111,38 @@ def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def search(
-    cells, deltas, reach, start, coins_total, L, size, slots, label_at, sc, frames, pool, recs, seen, slog, clog, budget
+    cells,
+    deltas,
+    reach,
+    start,
+    coins_total,
+    L,
+    size,
+    slots,
+    label_at,
+    sc,
+    frames,
+    pool,
+    recs,
+    seen,
+    slog,
+    clog,
+    budget,
+    work,
 ):  # pragma: no cover - compiled
     """Depth-first search for programs of exactly L tokens that escape with at least sc[S_CMIN] coins.
 
     Returns FOUND (the program is `slots`, its coins sc[S_FOUND_COINS]; the
     caller may raise sc[S_CMIN] and call again to continue past it),
     EXHAUSTED (every program of L tokens has been searched, up to the cuts) or
-    PAUSED (after `budget` more nodes; call again to resume). A node is a branch
+    PAUSED (after `budget` more nodes or `work` more executed commands, so that
+    a call takes a bounded time; call again to resume). A node is a branch
     point: a slot reached while undecided, or a call whose label is undecided.
     Exponential in L; each node costs the commands executed since its parent's
     branch point (the state is restored from the frame, not re-run).
     """
     stop = sc[S_NODES] + budget
+    work_stop = sc[S_WORK] + work
     while True:
         if sc[S_STARTED] == 0:  # the root: run from the start
             sc[S_STARTED] = 1
@@ -145,7 +163,7 @@ def search(
         else:
             if sc[S_DEPTH] == 0:
                 return EXHAUSTED
-            if sc[S_NODES] >= stop:
+            if sc[S_NODES] >= stop or sc[S_WORK] >= work_stop:
                 return PAUSED
             f = sc[S_DEPTH] - 1
             kind = frames[f, F_KIND]
@@ -277,22 +295,26 @@ def search(
             if steps >= MAX_COMMANDS:
                 sc[C_LIMIT] += 1
                 break
-            # rule 4: records above this stack height are dead; a live record of this state is a loop
+            # rule 4: records above this stack height are dead; a live record of this state is a loop, unless
+            # it was made at height 0 and the stack is higher now: in between a `.` may have restarted the
+            # string at height 0, where at this height it returns. seen[key]: bit 1 for a live record at
+            # height 0, bit 2 for one above (at most one of each: a second would have been a loop)
             while rectop >= 0 and recs[1, rectop] > h:
                 key = recs[0, rectop]
                 slog[0, nslog] = key
                 slog[1, nslog] = seen[key]
                 nslog += 1
-                seen[key] = 0
+                seen[key] = seen[key] & 1
                 rectop = recs[2, rectop]
             key = pc + L * (pos + size * (facing + 4 * changes))
-            if seen[key] == 1 or (seen[key] == 2 and h == 0):
+            mark = seen[key]
+            if mark & 2 or (mark & 1 and h == 0):
                 sc[C_ENDLESS] += 1
                 break
             slog[0, nslog] = key
-            slog[1, nslog] = seen[key]  # 0, or 2 (a record from before a restart, met again with a stack)
+            slog[1, nslog] = mark
             nslog += 1
-            seen[key] = 1
+            seen[key] = mark | (1 if h == 0 else 2)
             recs[0, recn] = key
             recs[1, recn] = h
             recs[2, recn] = rectop
@@ -343,17 +365,6 @@ def search(
                     top = pool[1, top]
                     h -= 1
                 else:
-                    # a restart: had the stack been higher, this `.` would have popped instead, so a state seen
-                    # before it (all live records are at height 0 now) proves a loop only if it comes again with
-                    # nothing pushed: mark them 2 (those marked at an earlier restart end the walk)
-                    r = rectop
-                    while r >= 0 and seen[recs[0, r]] == 1:
-                        key = recs[0, r]
-                        slog[0, nslog] = key
-                        slog[1, nslog] = 1
-                        nslog += 1
-                        seen[key] = 2
-                        r = recs[2, r]
                     pc = 0
                 continue
             elif token < LABEL:  # a call
@@ -388,6 +399,7 @@ def search(
         sc[R_COINS] = coins
         sc[R_LEFT] = left
         sc[R_CHANGES] = changes
+        sc[S_WORK] += steps - sc[R_STEPS]
         sc[R_STEPS] = steps
         sc[R_POOL] = npool
         sc[R_RECN] = recn

@@ -3,24 +3,36 @@
 >>> import gridbot
 >>> from gridbot.solve.bender import solve
 >>> result = solve(gridbot.load("bender:01"))
->>> result.status, result.solution
-('optimal', ('SOUTH', 'SOUTH', 'EAST', 'EAST'))
+>>> result.status, str(result.solution), result.length
+('optimal', 'SOUTH SOUTH EAST EAST', 4)
+>>> solve(gridbot.load("bender:11")).status  # he loops: no answer but LOOP
+'unsolvable'
 
 There is nothing to search: Bender's rules are deterministic, so his journey is
 the only one and the solver is the simulator (`gridbot.games.bender.journey`).
-It stops at the booth (status 'optimal': the unique answer, hence the shortest)
-or at the first repeated state (status 'unsolvable', solution the string
-'LOOP'): the repeat proves the loop because every later move repeats too. See
-`journey` for why the state without the destroyed X set suffices within an
-epoch. Complexity O((destroyed X + 1) x 16 x cells) moves at worst, one pass.
+It stops at the booth (status 'optimal': the unique answer, hence the shortest;
+the solution is an Answer, whose text is the moves separated by spaces) or at
+the first repeated state (status 'unsolvable', no solution: CodinGame's answer
+is then the word LOOP, which `describe` prints): the repeat proves the loop
+because every later move repeats too. See `journey` for why the state without
+the destroyed X set suffices within an epoch. Complexity O((destroyed X + 1) x
+16 x cells) moves at worst, one pass, under the clock (looked at every
+CHECK_EVERY moves); memory 16 bytes per cell for the states, and the moves
+themselves, within the memory budget.
 """
 
 from __future__ import annotations
 
-from gridbot.games.bender import LOOP, NAME, BenderResult, Level, journey
-from gridbot.solve.search import Clock, Progress, Timeout
+from typing import Any
+
+from gridbot.games.bender import NAME, Answer, Level, journey
+from gridbot.result import SolveResult
+from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout
+from gridbot.solve.search import memory_budget as _memory_budget
 
 CHECK_EVERY = 1 << 16  # moves between clock checks
+MOVE_BYTES = 32  # memory per move of the answer: its byte in the journey, its name in the Answer, its text
+FREE_MOVES = 1 << 20  # moves allowed before the memory budget is read (reading it costs a millisecond)
 
 
 def solve(
@@ -28,24 +40,36 @@ def solve(
     time_limit: float | None = None,
     all_solutions: bool = False,
     progress: Progress | None = None,
-) -> BenderResult:
-    """Bender's moves (status 'optimal', solution a tuple of move names, length their number),
-    'unsolvable' with solution 'LOOP' and length None, or 'timeout' when `time_limit` runs out first.
+    memory_budget: int | None = None,
+) -> SolveResult:
+    """Bender's moves (status 'optimal', solution an Answer of move names, length their number), 'unsolvable'
+    (he loops; solution and length None), or 'timeout' when `time_limit` runs out or the moves would not fit
+    in `memory_budget` bytes (default gridbot.solve.search.memory_budget(); stats["reason"] says so) first.
 
     `all_solutions` is accepted for the common interface: the answer is unique.
     """
     clock = Clock(time_limit, progress)
+    room = None if memory_budget is None else memory_budget // MOVE_BYTES
 
-    def check() -> None:
-        clock.check(candidates=0)
+    def check(moves: int) -> None:
+        nonlocal room
+        clock.check(candidates=moves)
+        if room is None and moves > FREE_MOVES:
+            room = _memory_budget() // MOVE_BYTES
+        if room is not None and moves > room:
+            raise OutOfBudget(f"his journey passed {moves:,} moves, more than the memory budget holds")
 
+    stats: dict[str, Any] = {}
     try:
         trip = journey(level, check=check, check_every=CHECK_EVERY)
     except Timeout:
-        return BenderResult(NAME, level.name, "timeout", None, None, clock.seconds, 0, {})
-    stats = {"moves": len(trip.moves), "states": trip.states, "broken": trip.broken}
+        return SolveResult(NAME, level.name, "timeout", None, None, clock.seconds, 0, stats)
+    except OutOfBudget as exc:
+        stats["reason"] = str(exc)
+        return SolveResult(NAME, level.name, "timeout", None, None, clock.seconds, 0, stats)
+    stats.update(moves=len(trip.moves), states=trip.states, broken=trip.broken)
     if trip.loops:
         stats["reason"] = "stuck between walls" if trip.outcome == "stuck" else "a state repeats"
-        return BenderResult(NAME, level.name, "unsolvable", LOOP, None, clock.seconds, 0, stats)
-    answer = trip.answer
-    return BenderResult(NAME, level.name, "optimal", answer, len(answer), clock.seconds, len(answer), stats)
+        return SolveResult(NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
+    answer = Answer(trip.answer)  # type: ignore[arg-type] - not a loop: a tuple of move names
+    return SolveResult(NAME, level.name, "optimal", answer, len(trip.moves), clock.seconds, len(trip.moves), stats)

@@ -65,10 +65,15 @@ searched, or can never beat B:
    height not below the one it was first seen at, with the stack never lower
    in between, repeats for ever: the slots decided in between stay decided and
    calls and returns do not depend on the robot (see gridbot.games.lightbot.run
-   for the argument). A restart (`.` with nothing pushed) in between counts only
-   when nothing is pushed at both moments: from a higher stack that `.` would
-   have popped instead. Running off the end and the 10,000-command limit fail
-   exactly as in the simulator.
+   for the argument) - except when it was first seen at height 0 and is
+   higher now. A `.` at height 0 restarts the string instead of returning, and
+   it does not lower the stack, so between the two a `.` may have restarted
+   where, from the higher state, it returns: `LF11L.` on a level whose exit is
+   south of S escapes at step 41 although (slot of the second `L`, facing
+   south) comes back at height 1 after height 0. So a state first seen at
+   height 0 proves a loop only when it comes back at height 0 (then the whole
+   state, stack included, is the same). Running off the end and the
+   10,000-command limit fail exactly as in the simulator.
 5. *Coins.* Coins are never added to the grid, so a branch whose coins so far
    plus the coins still on cells the robot could ever reach (through floor,
    coins and blocks) fall below c_min(L) cannot beat B.
@@ -78,11 +83,18 @@ searched, or can never beat B:
    tokens and no fewer coins (a G where a coin was shot now picks it up): a
    better score. So on such levels no slot holds `X`.
 
-*What is excluded.* The score, not the length, is maximised. `lower_bound` is
-the first length not searched to the end: every program of fewer tokens scores
-at most `stats["score"]`, so `proven_impossible` means "no program of this many
-tokens or fewer beats the answer". For 'optimal' the search stopped because
-longer programs cannot beat it either (`stats["bound"]`). `describe` prints
+*What is excluded.* The score, not the length, is maximised, and among the
+programs of the best score the answer is one of the fewest tokens: a length
+L below the best program's length is searched for programs that equal its
+score too, not only beat it. So the common fields read: `length` is the
+answer's tokens, and `proven_impossible` = n means that no program of n
+tokens or fewer reaches the answer's score (with no answer: escapes at all).
+For 'optimal' that is length - 1, as for every game: every program scores at
+most the answer, and the shorter ones less. For 'solved' it is the lesser of
+length - 1 and the lengths searched to the end; `stats["searched_up_to"]`
+says how far the search went (no program of up to that many tokens scores
+more than the answer). 'optimal' means the search stopped because longer
+programs cannot beat the answer either (`stats["bound"]`). `describe` prints
 this in words. Each cut is checked against enumeration of every program on
 small random levels, and on levels chosen so that forbidding one more adjacent
 pair of commands would change the answer, in tests/test_robos_escape_solve.py; the kernel is
@@ -93,6 +105,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,7 +131,9 @@ CUTS = ("pairs", "labels", "names", "endless", "limit", "coins", "dead", "laser"
 
 
 CELL_CODES = {" ": kern.FLOOR, "S": kern.FLOOR, "C": kern.COIN, "O": kern.BLOCK, "X": kern.WALL, "E": kern.EXIT}
-CHUNK = 200_000  # nodes per kernel call, between clock checks
+CHUNK = 20_000  # nodes per kernel call at most, between clock checks
+WORK = 1_000_000  # commands executed per kernel call at most (each node runs up to 10,000)
+SEED_SHARE = 0.2  # of the time left, at most, for the straight-line seeds
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +180,15 @@ class _Search:
     """Programs of exactly L tokens that escape with at least c_min coins: the kernel's arrays and its driver."""
 
     def __init__(
-        self, board: _Board, L: int, best: int, clock: Clock, all_solutions: bool, jit: bool = True, chunk: int = CHUNK
+        self,
+        board: _Board,
+        L: int,
+        best: int,
+        clock: Clock,
+        all_solutions: bool,
+        jit: bool = True,
+        chunk: int = CHUNK,
+        shortest: int = 0,
     ) -> None:
         self.board = board
         self.chunk = chunk
@@ -173,6 +196,7 @@ class _Search:
         self.clock = clock
         self.all = all_solutions
         self.best = best  # the score to beat (or to equal, when listing all)
+        self.shortest = shortest  # tokens of the best program so far: one of fewer tokens may equal its score
         self.found: list[tuple[int, int, str]] = []  # (score, coins, text)
         self.capped = False
         self.kernel = kern.search if jit else kern.search.py_func
@@ -182,7 +206,8 @@ class _Search:
         self.reach[sorted(board.reachable)] = 1
         # a grid change destroys a block or a coin, so the number of changes is at most their count
         changes = sum(1 for cell in board.cells if cell in "OC")
-        self.seen = np.zeros(L * len(board.cells) * 4 * (changes + 1), np.int64)
+        # one byte per state: at most 200 tokens x 144 cells x 4 facings x 101 grids, 12 MB
+        self.seen = np.zeros(L * len(board.cells) * 4 * (changes + 1), np.int8)
         self.slots = np.full(L, kern.UNDECIDED, np.int64)
         self.label_at = np.full(NAMES + 1, kern.UNKNOWN, np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
@@ -192,13 +217,14 @@ class _Search:
         self.frames = np.zeros((L + NAMES + 2, kern.N_FRAME), np.int64)
         self.pool = np.zeros((2, kern.CAPACITY), np.int64)
         self.recs = np.zeros((3, kern.CAPACITY), np.int64)
-        self.slog = np.zeros((2, 3 * kern.CAPACITY), np.int64)  # a record is written, marked at a restart, killed
+        self.slog = np.zeros((2, 2 * kern.CAPACITY), np.int64)  # a record is written once and killed once
         self.clog = np.zeros((2, kern.CAPACITY), np.int64)
         self.c_min = self._needed()
 
     def _needed(self) -> int:
-        """Fewest coins an L-token program needs to beat (or, listing all, equal) the best score. O(1)."""
-        need = self.best - 40 + self.L + (0 if self.all else 1)
+        """Fewest coins an L-token program needs to beat the best score, or to equal it when listing all or
+        when the best program so far is longer (the answer is the shortest of the best). O(1)."""
+        need = self.best - 40 + self.L + (0 if self.all or self.shortest > self.L else 1)
         return max(0, -(-need // 10))
 
     @property
@@ -223,7 +249,7 @@ class _Search:
         b = self.board
         return self.kernel(
             self.cells, self.deltas, self.reach, b.start, b.coins, self.L, len(b.cells), self.slots, self.label_at,
-            self.sc, self.frames, self.pool, self.recs, self.seen, self.slog, self.clog, budget,
+            self.sc, self.frames, self.pool, self.recs, self.seen, self.slog, self.clog, budget, WORK,
         )  # fmt: skip
 
     def run(self) -> None:
@@ -251,7 +277,8 @@ class _Search:
                 return True
         else:
             self.found = [(score, coins, text)]
-        self.best = max(self.best, score)
+        if score > self.best or self.shortest > self.L:
+            self.best, self.shortest = score, self.L
         self.c_min = self._needed()
         return self.c_min > self.board.coins
 
@@ -261,29 +288,43 @@ class _Search:
 
 def _walk(board: _Board, cells: list[str], pos: int, facing: int, goal: int) -> tuple[str, int] | None:
     """Fewest tokens from (pos, facing) onto cell `goal` (an `E` is entered, not crossed): the text and the
-    facing at the end, or None. Blocks on the way cost `XF`. Dijkstra over (cell, facing): O(cells log cells)."""
-    heap = [(0, pos, facing, "")]
+    facing at the end, or None. Blocks on the way cost `XF`. Dijkstra over (cell, facing), each state keeping
+    the state and the word it came from: O(cells log cells)."""
+    heap = [(0, pos, facing)]
+    came: dict[tuple[int, int], tuple[tuple[int, int], str] | None] = {(pos, facing): None}
+    cost_of = {(pos, facing): 0}
     done: set[tuple[int, int]] = set()
     while heap:
-        cost, here, face, text = heapq.heappop(heap)
-        if here == goal:
-            return text, face
+        cost, here, face = heapq.heappop(heap)
         if (here, face) in done:
             continue
+        if here == goal:
+            words = []
+            link = came[here, face]
+            while link is not None:
+                state, word = link
+                words.append(word)
+                link = came[state]
+            return "".join(reversed(words)), face
         done.add((here, face))
-        for turn, word in ((-1, "L"), (1, "R"), (2, "RR")):
-            heapq.heappush(heap, (cost + len(word), here, (face + turn) & 3, text + word))
+        moves = [(cost + len(word), here, (face + turn) & 3, word) for turn, word in ((-1, "L"), (1, "R"), (2, "RR"))]
         there = here + board.deltas[face]
         cell = cells[there]
         if there == goal or cell in " CS":
-            heapq.heappush(heap, (cost + 1, there, face, text + "F"))
+            moves.append((cost + 1, there, face, "F"))
         elif cell == "O":
-            heapq.heappush(heap, (cost + 2, there, face, text + "XF"))
+            moves.append((cost + 2, there, face, "XF"))
+        for new_cost, at, new_face, word in moves:
+            if new_cost < cost_of.get((at, new_face), new_cost + 1):
+                cost_of[at, new_face] = new_cost
+                came[at, new_face] = ((here, face), word)
+                heapq.heappush(heap, (new_cost, at, new_face))
     return None
 
 
-def _seeds(level: Level, board: _Board) -> list[Program]:
-    """Straight-line programs: to each subset of the coins (every order, up to 5 coins) and out. O(2^c c!)."""
+def _seeds(level: Level, board: _Board, clock: Clock) -> list[Program]:
+    """Straight-line programs: to each subset of the coins (every order, up to 5 coins) and out, as far as the
+    time allows (SEED_SHARE of what is left, at most). O(2^c c! x cells log cells)."""
     coins = sorted(i for i in board.reachable if board.cells[i] == "C")
     exits = [i for i, cell in enumerate(board.cells) if cell == "E"]
     orders: list[tuple[int, ...]] = []
@@ -292,18 +333,30 @@ def _seeds(level: Level, board: _Board) -> list[Program]:
             orders += itertools.permutations(coins, k)
     else:
         orders = [(), tuple(coins)]
+    left = clock.left()
+    until = None if left is None else time.perf_counter() + SEED_SHARE * left
     programs = []
+    known: dict[tuple[int, int, int, str], tuple[str, int] | None] = {}  # orders share their legs
+
+    def walk(cells: list[str], pos: int, facing: int, goal: int) -> tuple[str, int] | None:
+        key = (pos, facing, goal, "".join(cells).replace("C", " "))  # a coin or not: the robot walks on
+        if key not in known:
+            known[key] = _walk(board, cells, pos, facing, goal)
+        return known[key]
+
     for order in orders:
+        if until is not None and time.perf_counter() > until:
+            break  # seeds only sharpen the search's first bound: the search needs the time more
         cells = list(board.cells)
         pos, facing, text = board.start, int(Direction.SOUTH), ""
         for coin in order:
-            leg = _walk(board, cells, pos, facing, coin)
+            leg = walk(cells, pos, facing, coin)
             if leg is None:
                 break
             text, facing, pos = text + leg[0] + "G", leg[1], coin
             cells = _replay(board, text)  # blocks shot and coins taken on the way are gone
         else:
-            legs = [leg for leg in (_walk(board, cells, pos, facing, e) for e in exits) if leg is not None]
+            legs = [leg for leg in (walk(cells, pos, facing, e) for e in exits) if leg is not None]
             if legs:
                 programs.append(Program(text + min(legs, key=lambda leg: len(leg[0]))[0]))
     return programs
@@ -355,9 +408,9 @@ def solve(
     twin, for the tests); `chunk` is the number of nodes per kernel call
     between clock checks (the tests make it small to exercise resuming).
     """
+    clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     if jit:
-        warm_up()  # loading compiled code is not solving: before the clock
-    clock = Clock(time_limit, progress)
+        warm_up()
     board = _Board.of(level)
     top = MAX_TOKENS if max_length is None else min(max_length, MAX_TOKENS)
     nodes = 0
@@ -367,7 +420,7 @@ def solve(
         return SolveResult("robos_escape", level.name, "unsolvable", None, None, clock.seconds, 1, stats)
     # (score, coins, text) of the best programs so far, each re-run by the simulator
     best: list[tuple[int, int, str]] = []
-    for seed in _seeds(level, board):
+    for seed in _seeds(level, board, clock):
         outcome = robos_escape.run(level, seed)
         if outcome.score is not None and seed.tokens <= top and (not best or outcome.score > best[0][0]):
             best = [(outcome.score, outcome.coins, seed.text)]
@@ -380,8 +433,8 @@ def solve(
             if best and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1):
                 proven = True
                 break
-            score = best[0][0] if best else -(10**9)
-            search = _Search(board, L, score, clock, all_solutions, jit, chunk)
+            score, shortest = (best[0][0], min(Program(b[2]).tokens for b in best)) if best else (-(10**9), 0)
+            search = _Search(board, L, score, clock, all_solutions, jit, chunk, shortest)
             try:
                 search.run()
             finally:
@@ -390,8 +443,8 @@ def solve(
                     cuts[cut] += count
             for found in search.found:
                 assert robos_escape.run(level, found[2]).score == found[0], found  # re-run by the simulator
-            if search.found:
-                if not best or search.found[0][0] > best[0][0]:
+            if search.found:  # better, or as good and shorter (listing all: as good)
+                if not best or search.found[0][0] > best[0][0] or not all_solutions:
                     best = []
                 best = [b for b in best if b[2] not in {f[2] for f in search.found}] + search.found
             capped = capped or search.capped
@@ -403,16 +456,18 @@ def solve(
     stats: dict[str, Any] = {"candidates": nodes, "searched_up_to": L - 1, "cuts": cuts}
     if not best:
         return SolveResult("robos_escape", level.name, "timeout", None, None, clock.seconds, L, stats)
-    score, coins, text = best[0]
+    if all_solutions and seeded and seeded[0] in best and len(best) > 1:
+        best.remove(seeded[0])  # a seed need not be in the cuts' canonical form; the search found its equals
+    score, coins, text = min(best, key=lambda b: Program(b[2]).tokens)  # the shortest of the best, first found
     program = Program(text)
     outcome = robos_escape.run(level, program)
     assert outcome.score == score and outcome.coins == coins, (text, outcome)
-    if all_solutions and seeded and seeded[0] in best and len(best) > 1:
-        best.remove(seeded[0])  # a seed need not be in the cuts' canonical form; the search found its equals
     stats.update(score=score, coins=coins, reachable_coins=board.coins)
     if proven:
         stats["bound"] = f"40 - {L} + 10 x {board.coins} = {40 - L + 10 * board.coins}"
     listed = tuple(Program(b[2]) for b in best) if all_solutions else ()
+    # no program of fewer tokens than `lower` reaches the answer's score (see "What is excluded")
+    lower = program.tokens if proven else min(L, program.tokens)
     return SolveResult(
         "robos_escape",
         level.name,
@@ -420,7 +475,7 @@ def solve(
         program,
         program.tokens,
         clock.seconds,
-        L,
+        lower,
         stats,
         listed,
         capped,
