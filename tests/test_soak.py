@@ -13,7 +13,11 @@ import pytest
 from gridbot import games, soak
 
 TIME_LIMIT = 1.0
-SLICE = [case for game in games.GAMES for case in soak.cases(game, seeds=[7], time_limit=TIME_LIMIT)]
+SLICE = [
+    case
+    for game in games.GAMES
+    for case in soak.cases(game, seeds=[7], time_limit=TIME_LIMIT, shapes=soak.sizes(game, quick=True))
+]
 
 
 @pytest.fixture(scope="module", autouse=True)

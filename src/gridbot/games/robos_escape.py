@@ -39,6 +39,7 @@ from gridbot.result import SolveResult, Verdict
 
 NAME = "robos_escape"
 SIDE = 10
+MAX_SIDE = SIDE  # the largest board side the format takes
 MAX_COMMANDS = 10_000
 ALPHABET = "FLRGX12345.'"
 WALKABLE = " CSE"
