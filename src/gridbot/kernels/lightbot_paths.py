@@ -151,3 +151,91 @@ def shortest_main(
                 queue[tail] = ns
                 tail += 1
     return -1
+
+
+@njit(cache=True)
+def distances(mv, light, full, start, start_facing, width, dist_from, dist_to, queue):  # pragma: no cover
+    """Breadth-first distances over states (position, facing, lights on), single commands F J L R X.
+
+    dist_from[s]: fewest commands from the start to s; dist_to[s]: fewest from
+    s to a state with every light on (-1: none). A command that changes
+    nothing (a move that cannot move, X off a light) is no step. The search
+    backwards needs no edge lists: the one tile a move can come from is the
+    one behind (checked with `mv`), a turn is undone by the other turn and X
+    by itself. States are numbered ((pos * 4 + facing) * (full + 1) + lights);
+    `queue` is scratch of the same size. O(states x 5).
+    """
+    patterns = full + 1
+    states = dist_from.shape[0]
+    dist_from[:] = -1
+    dist_to[:] = -1
+    s0 = (start * 4 + start_facing) * patterns
+    dist_from[s0] = 0
+    queue[0] = s0
+    head = 0
+    tail = 1
+    while head < tail:
+        s = queue[head]
+        head += 1
+        lit = s % patterns
+        facing = (s // patterns) % 4
+        pos = s // patterns // 4
+        for op in range(5):
+            npos = pos
+            nf = facing
+            nlit = lit
+            if op <= 1:
+                npos = mv[pos, facing, op]
+                if npos == pos:
+                    continue
+            elif op == 2:
+                nf = (facing + 3) % 4
+            elif op == 3:
+                nf = (facing + 1) % 4
+            elif light[pos] >= 0:
+                nlit = lit ^ (1 << light[pos])
+            else:
+                continue
+            ns = (npos * 4 + nf) * patterns + nlit
+            if dist_from[ns] < 0:
+                dist_from[ns] = dist_from[s] + 1
+                queue[tail] = ns
+                tail += 1
+    head = 0
+    tail = 0
+    for s in range(full, states, patterns):  # every state with all lights on
+        dist_to[s] = 0
+        queue[tail] = s
+        tail += 1
+    cells = mv.shape[0]
+    while head < tail:
+        s = queue[head]
+        head += 1
+        lit = s % patterns
+        facing = (s // patterns) % 4
+        pos = s // patterns // 4
+        for op in range(5):  # the states from which one command leads to s
+            ppos = pos
+            pf = facing
+            plit = lit
+            if op <= 1:
+                dr = -1 if facing == 0 else (1 if facing == 2 else 0)
+                dc = 1 if facing == 1 else (-1 if facing == 3 else 0)
+                ppos = pos - (dr * width + dc)  # the tile behind, if it is on the board and moves here
+                if ppos < 0 or ppos >= cells or (dc != 0 and ppos // width != pos // width):
+                    continue
+                if mv[ppos, facing, op] != pos or ppos == pos:
+                    continue
+            elif op == 2:
+                pf = (facing + 1) % 4  # L from facing + 1
+            elif op == 3:
+                pf = (facing + 3) % 4
+            elif light[pos] >= 0:
+                plit = lit ^ (1 << light[pos])
+            else:
+                continue
+            ps = (ppos * 4 + pf) * patterns + plit
+            if dist_to[ps] < 0:
+                dist_to[ps] = dist_to[s] + 1
+                queue[tail] = ps
+                tail += 1
