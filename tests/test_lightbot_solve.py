@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import time
@@ -24,6 +25,14 @@ from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
 
 
+@contextlib.contextmanager
+def search_only():
+    """The search alone, without the check that one walk can stand on every light: levels that fail it are
+    searched like any other, so that the tests below check the search's exclusions on them too."""
+    with mock.patch.object(solve_lightbot, "one_walk_can_light_all", lambda t: True):
+        yield
+
+
 def brute_minimum(level: Level, max_length: int) -> int | None:
     """The fewest commands of a winning program with at most `max_length`, trying every program text."""
     for total in range(0, max_length + 1):
@@ -43,7 +52,8 @@ def brute_minimum(level: Level, max_length: int) -> int | None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(levels())
 def test_solver_minimum_equals_brute_force(level: Level) -> None:
-    result = solve(level, max_length=4)
+    with search_only():
+        result = solve(level, max_length=4)
     reference = brute_minimum(level, 4)
     if reference is None:
         assert proof(result.status) == "timeout" and result.lower_bound == 5
@@ -71,7 +81,8 @@ def test_brute_force_interpreter_agrees_with_the_game(level: Level, main: str, f
 @given(small_levels())
 def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
     """Every cut (turns, inlining, one-command procedures, main's last command, ...) against no cuts at all."""
-    result = solve(level, max_length=6)
+    with search_only():
+        result = solve(level, max_length=6)
     reference = brute_lightbot.minimum(level, 6)
     if reference is None:
         assert proof(result.status) == "timeout" and result.lower_bound == 7
@@ -90,7 +101,8 @@ def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
 )
 def test_solver_minimum_equals_every_program_tried_up_to_8(text: str) -> None:
     level = Level.parse(text)
-    result = solve(level, max_length=8)
+    with search_only():
+        result = solve(level, max_length=8)
     reference = brute_lightbot.minimum(level, 8)
     assert (result.length if result.status == "optimal" else None) == reference
 
@@ -116,7 +128,8 @@ def wider_levels(draw) -> Level:
 @given(wider_levels())
 def test_solver_agrees_with_the_whole_program_search(level: Level) -> None:
     """Up to 6 commands, the walk search and the first solver (lazy over whole programs) agree."""
-    result = solve(level, max_length=6)
+    with search_only():
+        result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status
     assert result.lower_bound == reference.lower_bound
@@ -137,7 +150,8 @@ def test_looking_ahead_never_changes_what_is_proven(jump: int, level: Level) -> 
     """With the narrowed search looking ahead before every length, and the exact search jumping to one below
     the best program known (up to 20 lengths ahead: programs it meets there are not yet the shortest),
     the answers are still the exact ones."""
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "JUMP", jump):
+    guess = mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0)
+    with guess, mock.patch.object(solve_lightbot, "JUMP", jump), search_only():
         result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status
@@ -622,3 +636,54 @@ def test_a_100_by_100_board_under_a_memory_limit(tmp_path, seed: int) -> None:
     answer = json.loads(done.stdout)
     assert answer["status"] in ("optimal", "solved", "timeout")
     assert end["exit"] in (0, 1) and end["wall"] < _bound(seconds)
+
+
+def _a_walk_stands_on_every_light(level: Level) -> bool:
+    """A search over (tile, lights stood on) with every move each way (turns are free): the plain reference for
+    one_walk_can_light_all. O(cells x 2^lights)."""
+    index = {tile: i for i, tile in enumerate(level.lights)}
+    full = (1 << len(index)) - 1
+    first = (level.start, 1 << index[level.start] if level.start in index else 0)
+    seen = {first}
+    todo = [first]
+    while todo:
+        tile, stood = todo.pop()
+        if stood == full:
+            return True
+        for facing in range(4):
+            for op in "FJ":
+                to = level.move(tile, facing, op)
+                nxt = (to, stood | (1 << index[to] if to in index else 0))
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(wider_levels())
+def test_one_walk_check_equals_a_search_over_walks(level: Level) -> None:
+    t = solve_lightbot.tables(level)
+    assert solve_lightbot.one_walk_can_light_all(t) == _a_walk_stands_on_every_light(level)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels())
+def test_levels_no_walk_can_light_are_unsolvable_at_once(level: Level) -> None:
+    """No walk stands on every light: 'unsolvable' at once, which every program of up to 6 commands agrees with
+    (and the search alone excludes them all)."""
+    if _a_walk_stands_on_every_light(level):
+        return
+    result = solve(level)
+    assert result.status == "unsolvable" and result.stats["candidates"] == 0 and "no walk" in result.stats["reason"]
+    assert brute_lightbot.minimum(level, 6) is None
+    with search_only():
+        assert solve(level, max_length=6).lower_bound == 7
+
+
+def test_a_random_level_whose_lights_no_walk_reaches_is_unsolvable() -> None:
+    """Benchmark seed 22: a drop from the robot's 3 cannot be climbed back, and the lights lie on both sides of
+    it. The search alone could only exclude lengths one by one up to 28 (the C++ baseline never ends)."""
+    level = Level.parse("1222\n3010\n3313\n1303\n\n....\n^.**\n....\n*...")
+    result = solve(level, time_limit=10)
+    assert result.status == "unsolvable" and result.seconds < 1

@@ -272,6 +272,24 @@ def first_trail_rows(cells: int) -> int:
     return min(kern.trail_rows(cells), max(TRAIL_START, 2 * kern.node_rows(cells)))
 
 
+def one_walk_can_light_all(t: Tables) -> bool:
+    """Can one walk stand on every light? If not, no program wins, whatever its length: an X lights only the
+    light under the robot, and a run is one walk.
+
+    Moves are one-way between the strongly connected components of the tiles
+    (a jump down cannot be undone), so a walk meets components along one path
+    of their graph: it stands on every light only if the lights, ordered by
+    how many lights each reaches, each reach the next (and the start reaches
+    them all). Light tiles in one component reach the same lights; in two,
+    they reach as many only if neither reaches the other. O(lights log lights).
+    """
+    if int(t.reach[t.start]) != t.full:
+        return False
+    lights = {int(pos): int(t.light[pos]) for pos in np.flatnonzero(t.light >= 0)}  # tile -> light
+    order = sorted(lights, key=lambda pos: -int(t.reach[pos]).bit_count())
+    return all(int(t.reach[a]) >> lights[b] & 1 for a, b in zip(order, order[1:], strict=False))
+
+
 class _Search:
     """All arrays of one kernel search for programs of at most L commands; `step` runs it on.
 
@@ -564,6 +582,9 @@ def solve(
     if jit:
         warm_up()
     t = tables(level)
+    if not one_walk_can_light_all(t):
+        stats = {"candidates": 0, "reason": "no walk stands on every light (they are not on one path of the moves)"}
+        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, MAX_TOTAL + 1, stats)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
     workers = workers_mod.cores() if workers is None else max(1, workers)
     return _Solve(level, t, clock, all_solutions, jit, workers).run(limit)
