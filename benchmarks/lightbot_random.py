@@ -41,6 +41,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 RESULT = re.compile(r"RESULT min=(\d+) .* time=([\d.]+)")
+RESOLUTION = 0.01  # seconds: the C++ reports its time to 10 ms; shorter times are ties
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +106,22 @@ def seeds_of(specs: list[str]) -> list[int]:
     return out
 
 
-def ratio(ref: float | None, ours: float | None) -> str:
-    return "-" if ref is None or ours is None or ours <= 0 else f"{ref / ours:.1f}x"
+def ratio(row: Row, cap: float, whole: bool = False) -> tuple[float | None, bool]:
+    """(the C++ time over gridbot's, whether it is only a bound), both floored at RESOLUTION; a side that did
+    not prove counts at the cap (the ratio is then a bound); None when neither proved."""
+    ref_done, ours_done = row.ref_length is not None, row.status in ("optimal", "unsolvable")
+    if not ref_done and not ours_done:
+        return None, False
+    ref = (row.ref_wall if whole else row.ref_seconds) if ref_done else cap
+    ours = (row.command if whole else row.seconds) if ours_done else cap
+    if ours is None:
+        return None, False
+    return max(ref, RESOLUTION) / max(ours, RESOLUTION), ref_done != ours_done
+
+
+def shown(value: tuple[float | None, bool]) -> str:
+    number, bound = value
+    return "-" if number is None else f"{'>' if bound and number >= 1 else '<' if bound else ''}{number:.1f}x"
 
 
 def main() -> int:
@@ -164,11 +179,11 @@ def main() -> int:
                 mismatches += 1
                 print(f"# MISMATCH on seed {seed}: the C++ proves {ref_length}, gridbot unsolvable")
             ref_text = "-" if ref_length is None else str(ref_length)
-            shown = "-" if length is None else str(length)
+            length_text = "-" if length is None else str(length)
             cmd = "-" if command is None else f"{command:.2f}"
             line = f"{seed:>4} {row.size:>5} {row.lights:>6} | {ref_text:>4} {ref_seconds:>8.2f} {ref_wall:>8.2f} |"
-            line += f" {r.status:>8} {shown:>6} {r.seconds:>8.2f} {cmd:>8} |"
-            line += f" {ratio(ref_seconds, r.seconds):>7} {ratio(ref_wall, command):>7}"
+            line += f" {r.status:>8} {length_text:>6} {r.seconds:>8.2f} {cmd:>8} |"
+            line += f" {shown(ratio(row, args.cap)):>7} {shown(ratio(row, args.cap, whole=True)):>7}"
             print(line, flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as out:
@@ -181,29 +196,37 @@ def main() -> int:
 
 
 def summary(rows: list[Row], cap: float) -> None:
-    """Medians and the levels where gridbot is slower."""
-    both = [r for r in rows if r.ref_length is not None]
-    proven = sum(r.status == "optimal" for r in rows)
-    print(f"# {len(rows)} levels; the C++ proves {len(both)} in the cap, gridbot {proven}")
-    if not both:
-        return
-    solver = [r.ref_seconds / max(r.seconds, 1e-3) for r in both]
-    ref_median, ours_median = statistics.median(r.ref_seconds for r in both), statistics.median(r.seconds for r in both)
-    print(f"# median C++ {ref_median:.2f} s, gridbot solver {ours_median:.2f} s; median ratio (solver) "
-          f"{statistics.median(solver):.1f}x, least {min(solver):.2f}x")  # fmt: skip
-    commands = [r for r in both if r.command is not None]
-    if commands:
-        whole = [r.ref_wall / r.command for r in commands]
-        ref_wall, ours_wall = (
-            statistics.median(r.ref_wall for r in commands),
-            statistics.median(r.command for r in commands),
+    """Counts, medians of the ratios, and the levels where gridbot is slower."""
+    ref = {r.seed for r in rows if r.ref_length is not None}
+    ours = {r.seed for r in rows if r.status in ("optimal", "unsolvable")}
+    print(f"# {len(rows)} levels; proven by the C++ {len(ref)}, by gridbot {len(ours)}, by both {len(ref & ours)};")
+    print(f"#   by neither within {cap:g} s: {sorted({r.seed for r in rows} - ref - ours) or 'none'};")
+    print(f"#   by gridbot only: {sorted(ours - ref) or 'none'}; by the C++ only: {sorted(ref - ours) or 'none'}")
+    for whole, name in ((False, "solver (warm)"), (True, "whole command")):
+        pairs = [(r, ratio(r, cap, whole)) for r in rows]
+        known = [(r, value) for r, value in pairs if value[0] is not None]
+        exact = [value for r, value in known if r.seed in ref and r.seed in ours]
+        if not known:
+            continue
+        median = statistics.median(value for _, (value, _) in known)
+        line = f"# {name}: median ratio {median:.1f}x over {len(known)} levels (unproven at the cap)"
+        if exact:
+            line += f", {statistics.median(v for v, _ in exact):.1f}x over the {len(exact)} both prove"
+        print(line)
+        slower = [r.seed for r, (value, bound) in known if value < 1 and not (bound and r.seed in ours)]
+        print(f"#   slower than the C++ (beyond {RESOLUTION:g} s): {slower or 'none'}")
+    times = [r for r in rows if r.seed in ref and r.seed in ours]
+    if times:
+        print(
+            f"# medians over the levels both prove: C++ {statistics.median(r.ref_seconds for r in times):.2f} s "
+            f"(wall {statistics.median(r.ref_wall for r in times):.2f} s), gridbot solver "
+            f"{statistics.median(r.seconds for r in times):.2f} s"
+            + (
+                f", command {statistics.median(r.command for r in times if r.command is not None):.2f} s"
+                if any(r.command is not None for r in times)
+                else ""
+            )
         )
-        print(f"# whole command: median C++ wall {ref_wall:.2f} s, gridbot {ours_wall:.2f} s; median ratio "
-              f"{statistics.median(whole):.1f}x, least {min(whole):.2f}x")  # fmt: skip
-    slower = [r.seed for r in both if r.seconds > r.ref_seconds]
-    print(f"# gridbot's solver slower than the C++ on seeds {slower or 'none'}")
-    unproven = [r.seed for r in rows if r.status != "optimal" and r.status != "unsolvable"]
-    print(f"# gridbot did not prove within {cap:g} s: {unproven or 'none'}")
 
 
 if __name__ == "__main__":

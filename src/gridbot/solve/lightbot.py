@@ -84,6 +84,12 @@ skips them, whatever lengths were searched before:
    will stand only on tiles it has stood on. If a light is still missing, the
    run is dropped at once instead of after two periods.
 
+*One walk.* Before any search: moves are one-way between the strongly
+connected components of the tiles (a jump down cannot be undone), so a run
+meets the components along one path of their graph. If the lights are not on
+one such path, no walk stands on them all and no program of any length wins:
+'unsolvable' at once (one_walk_can_light_all).
+
 *Win check.* No win is possible before the robot has stood on every light
 (an X lights only the light under it), so moments before that are not
 checked. At each later moment the robot stands on a light, only the gap
@@ -117,6 +123,16 @@ excluding it excludes every shorter length too (a program it meets there is
 the new best, and the search goes on below it). It skips one length at most,
 because a best program far above the optimum would make the skipped length's
 search many times dearer than the lengths skipped.
+
+*Limits.* Every phase looks at the clock: loading the kernel, the tables
+(linear in the board), the pieces of winning walks (a deadline of their own
+and the solver's clock between steps), the narrowed search and the exact one
+(kernel calls paced to about PACE seconds), and the re-check. The look-ahead
+gets at most GUESS_OF_LEFT of the time left, so the exact search keeps most of
+it. The kernel's arrays are sized by the board (gridbot.kernels.lightbot:
+record_keys, stack_size, trail_rows) and checked against the memory budget
+before they are made; the trail starts small on big boards and grows when the
+kernel asks. Past the budget the answer says so (stats["reason"]).
 
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
@@ -294,18 +310,18 @@ class _Search:
     """All arrays of one kernel search for programs of at most L commands; `step` runs it on.
 
     The arrays are sized by the board (gridbot.kernels.lightbot: record_keys, stack_size, trail_rows); their
-    total is checked against `memory_budget(share)` before they are allocated, and again whenever the trail
-    grows: past it, OutOfBudget.
+    total is checked against `budget` bytes (None: the whole memory budget) before they are allocated, and
+    again whenever the trail grows: past it, OutOfBudget.
     """
 
-    def __init__(self, t: Tables, L: int, jit: bool = True, share: float = 1.0) -> None:
+    def __init__(self, t: Tables, L: int, jit: bool = True, budget: int | None = None) -> None:
         self.t = t
         self.L = L
-        self.share = share
+        self.budget_bytes = memory_budget() if budget is None else budget
         cells = t.mv.shape[0]
         self.cells = cells
         rows = first_trail_rows(cells)
-        _check_budget(search_bytes(cells, rows), share)
+        _check_budget(search_bytes(cells, rows), self.budget_bytes)
         keys = kern.record_keys(cells)
         stack = kern.stack_size(cells)
         self.wb = np.zeros((3, 12), np.int64)
@@ -360,7 +376,7 @@ class _Search:
         grown = min(2 * rows, kern.trail_rows(self.cells))
         if grown <= rows:  # pragma: no cover - trail_rows is the most a path of nodes can log
             raise AssertionError("the Light-Bot search's trail is at its bound and asks for more")
-        _check_budget(search_bytes(self.cells, grown) + 48 * rows, self.share)  # the old trail until copied
+        _check_budget(search_bytes(self.cells, grown) + 48 * rows, self.budget_bytes)  # the old trail until copied
         trail = np.zeros((grown, 6), np.int64)
         trail[:rows] = self.trail
         self.trail = trail
@@ -404,7 +420,7 @@ def _search_length(
     workers: int = 1,
     report: Any = None,
     guess: int = 0,
-    share: float = 1.0,
+    budget: int | None = None,
 ) -> _Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
@@ -414,9 +430,9 @@ def _search_length(
     (bits kern.GUESS_*) narrows the search to likely programs: it may then miss
     programs, so it proves nothing. Each program is returned as found; the
     caller re-checks it with the simulator. Raises OutOfBudget when the
-    search's arrays would pass `memory_budget(share)`.
+    search's arrays would pass `budget` bytes (None: the memory budget).
     """
-    search = _Search(t, L, jit, share)
+    search = _Search(t, L, jit, budget)
     search.sc[kern.S_GUESS] = guess
     search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
     search.sc[kern.S_WORKER] = worker
@@ -452,11 +468,11 @@ class _Guesser:
     known. Neither narrowing proves anything itself.
     """
 
-    def __init__(self, level: Level, t: Tables, jit: bool, share: float = 1.0) -> None:
+    def __init__(self, level: Level, t: Tables, jit: bool, budget: int | None = None) -> None:
         self.level = level
         self.t = t
         self.jit = jit
-        self.share = share  # of the memory budget, for its search
+        self.budget = memory_budget() if budget is None else budget  # bytes for its search
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
@@ -475,7 +491,7 @@ class _Guesser:
         if self.paths_tried:
             return
         self.paths_tried = True
-        found = lightbot_paths.from_paths(self.level, seconds=seconds, tick=tick, max_bytes=memory_budget(self.share))
+        found = lightbot_paths.from_paths(self.level, seconds=seconds, tick=tick, max_bytes=self.budget)
         if found is not None and (self.best is None or found.tokens < self.best.tokens):
             self.best = _checked(self.level, [found])[0]
 
@@ -491,7 +507,7 @@ class _Guesser:
             first = max(first, self.next)
             if self.search is None or first > self.search.L:
                 self.search = None  # its arrays go before the next search's are made
-                self.search = _Search(self.t, first, self.jit, self.share)
+                self.search = _Search(self.t, first, self.jit, self.budget)
                 self.search.sc[kern.S_GUESS] = GUESS
             before = self.search.nodes
             status = self.search.step()
@@ -516,9 +532,8 @@ def _checked(level: Level, programs: Any) -> list[Program]:
     return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
 
 
-def _check_budget(need: int, share: float) -> None:
-    """OutOfBudget when `need` bytes pass `memory_budget(share)`."""
-    budget = memory_budget(share)
+def _check_budget(need: int, budget: int) -> None:
+    """OutOfBudget when `need` bytes pass `budget`."""
     if need > budget:
         raise OutOfBudget(
             f"the search's tables need {need / 2**20:,.0f} MiB, more than its memory budget ({budget / 2**20:,.0f} MiB)"
@@ -526,11 +541,11 @@ def _check_budget(need: int, share: float) -> None:
 
 
 def _worker_share(
-    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, share: float
+    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, budget: int
 ) -> _Share:
     """One share of length L, in a worker process (stopped by the pool's stop event or after `seconds`)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(t, L, all_solutions, deadline, True, worker, workers, share=share)
+    return _search_length(t, L, all_solutions, deadline, True, worker, workers, budget=budget)
 
 
 def look_ahead_seconds(expected: float, left: float | None) -> float:
@@ -600,8 +615,9 @@ class _Solve:
         self.all_solutions = all_solutions
         self.jit = jit
         self.workers = workers
-        self.share = 1 / (workers + 1)  # of the memory budget per search: one per worker, and the look-ahead's
-        self.guesser = _Guesser(level, t, jit, self.share)
+        # bytes per search, read once: one search per worker, and the look-ahead's
+        self.budget = memory_budget(1 / (workers + 1))
+        self.guesser = _Guesser(level, t, jit, self.budget)
         self.nodes = 0  # candidates of the exact search, lengths done
         self.low = 1  # every length below is excluded
         self.reason = ""  # why the search stopped short, when not the time limit
@@ -696,7 +712,7 @@ class _Solve:
         def report(done: int) -> None:
             self.clock.check(length=L, candidates=before + self.guesser.nodes + done)
 
-        return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, share=self.share)]
+        return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, budget=self.budget)]
 
     def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[_Share], bool]:
         """Length L in shares over the worker processes, with the look-ahead's head start: the shares, and
@@ -712,7 +728,7 @@ class _Solve:
         def submit(part: int) -> None:
             jobs.append(
                 self.pool.submit(
-                    _worker_share, self.t, L, self.all_solutions, self.clock.left(), part, count, self.share
+                    _worker_share, self.t, L, self.all_solutions, self.clock.left(), part, count, self.budget
                 )
             )
 
