@@ -262,3 +262,26 @@ def test_an_endless_run_keeps_one_state_per_call_under_way() -> None:
         tracemalloc.stop()
     assert verdict.status == "forever" and verdict.remaining == 2 and verdict.step == 501
     assert peak < 32 * 2**10
+
+
+def test_a_long_run_calls_its_tick(monkeypatch) -> None:
+    """run(..., tick): a solver's re-check of an answer looks at its clock every TICK_STEPS steps."""
+    side = lightbot.MAX_SIDE
+    marks = [["."] * side for _ in range(side)]
+    marks[0][0], marks[side - 1][side - 1] = ">", "*"
+    level = Level.parse("\n".join(["0" * side] * side) + "\n\n" + "\n".join("".join(row) for row in marks))
+    program = "main: 1 f1: FRFL22X1 f2: RRRRRRRR"  # down the diagonal, two full turns and an X at each tile
+    monkeypatch.setattr(lightbot, "TICK_STEPS", 64)
+    ticks: list[int] = []
+    run = lightbot.run(level, program, tick=lambda: ticks.append(1))
+    assert run.verdict.status == "completed" and run.verdict.step > 2000
+    assert len(ticks) == run.verdict.step // 64
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        lightbot.run(level, program, tick=stop)

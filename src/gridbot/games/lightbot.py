@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
@@ -38,6 +38,7 @@ LIMITS = {"main": 12, "f1": 8, "f2": 8}
 MAX_SIDE = 100
 # Two grids of MAX_SIDE rows (with CR LF line ends) and room for comments: what `gridbot.levels` reads at most.
 MAX_LEVEL_BYTES = 2 * MAX_SIDE * (MAX_SIDE + 2) + 2**16
+TICK_STEPS = 4096  # run() calls its tick this often (in steps)
 COMMANDS = "FJLRX12"
 FACINGS = {"^": Direction.NORTH, ">": Direction.EAST, "v": Direction.SOUTH, "<": Direction.WEST}
 
@@ -352,8 +353,11 @@ def steps(level: Level, program: Program) -> Iterator[Step]:
                 return
 
 
-def run(level: Level, program: Program | str) -> Run:
+def run(level: Level, program: Program | str, tick: Callable[[], None] | None = None) -> Run:
     """Run a program and say how it ends: a win at step k, the end of main, or never winning.
+
+    `tick()`, when given, is called every TICK_STEPS steps (a solver's clock:
+    it may raise to stop a long run).
 
     Never winning is proven by a repeated control state (position, facing,
     lights, procedure, pc) at stack height h >= g, where g is the height it was
@@ -391,6 +395,8 @@ def run(level: Level, program: Program | str) -> Run:
             number, lit = step.number, step.lit
             if lit == full:
                 return Run(level, program, _verdict("completed", number))
+            if tick is not None and number % TICK_STEPS == 0:
+                tick()
             continue
         (r, c), facing, lit, proc, pc = control
         if pc != 0 or proc == 0:

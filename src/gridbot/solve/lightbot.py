@@ -493,7 +493,7 @@ class _Guesser:
         self.paths_tried = True
         found = lightbot_paths.from_paths(self.level, seconds=seconds, tick=tick, max_bytes=self.budget)
         if found is not None and (self.best is None or found.tokens < self.best.tokens):
-            self.best = _checked(self.level, [found])[0]
+            self.best = _checked(self.level, [found], tick)[0]
 
     def advance(self, seconds: float, first: int, report: Any) -> None:
         """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.
@@ -513,7 +513,7 @@ class _Guesser:
             status = self.search.step()
             self.nodes += self.search.nodes - before
             if status == kern.FOUND:
-                found = _checked(self.level, [self.search.program()])[0]
+                found = _checked(self.level, [self.search.program()], lambda: report(self.nodes))[0]
                 if self.best is None or found.tokens < self.best.tokens:
                     self.best = found
             if status != kern.PAUSED:  # a shorter one would have been met before this length ended
@@ -524,10 +524,10 @@ class _Guesser:
                 return
 
 
-def _checked(level: Level, programs: Any) -> list[Program]:
-    """The programs, shortest first, each re-run by the game's simulator."""
+def _checked(level: Level, programs: Any, tick: Any = None) -> list[Program]:
+    """The programs, shortest first, each re-run by the game's simulator (`tick()` now and then: the clock)."""
     for program in programs:
-        if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
+        if not lightbot.run(level, program, tick).verdict.won:  # pragma: no cover - a bug in the kernel
             raise AssertionError(f"the solver produced a losing program: {program}")
     return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
 
@@ -682,7 +682,8 @@ class _Solve:
                     last = time.monotonic() - started
                     if self.met_ahead():
                         return self.result("optimal", self.guesser.best)
-                    found = _checked(self.level, [p for share in shares for p in share.programs])
+                    met = [p for share in shares for p in share.programs]
+                    found = _checked(self.level, met, lambda: self.check(self.low))
                     if found and found[0].tokens == self.low:  # every program met has at most L commands
                         capped = any(share.capped for share in shares) or len(found) > MAX_ALL
                         listed = tuple(found[:MAX_ALL]) if self.all_solutions else ()

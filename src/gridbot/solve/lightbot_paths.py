@@ -189,7 +189,7 @@ def from_paths(
                 length = kern.shortest_main(mv, light, full, start, facing, body, blen, room, eff, dist, parent, queue)
                 if length > 0:
                     program = _trim(Program(_main(parent, length, full + 1), f1, f2))
-                    if program.tokens < best_length and lightbot.run(level, program).verdict.won:
+                    if program.tokens < best_length and lightbot.run(level, program, tick).verdict.won:
                         best, best_length = program, program.tokens
     return best
 
