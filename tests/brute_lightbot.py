@@ -4,8 +4,8 @@ Every program text of up to n commands is run: every string over the seven
 commands `F J L R X 1 2`, cut into main, f1 and f2 in every way the slot limits
 allow. Nothing is skipped, not even programs that plainly equal others.
 
-The interpreter here is a plain one, independent of the solver (it shares
-only the tabulation of the game's Level.move, kernels.lightbot.board_arrays):
+The interpreter here is a plain one, independent of the solver (its moves are
+the game's own Level.move, tabulated here, not the solver's vectorised table):
 X commands are executed (no algebra), and a run that can never win is recognised by a
 repeated control state (position, facing, lights, procedure, pc) at a stack
 height not below the earlier one, with the stack never lower in between (the
@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit
 
 from gridbot.games.lightbot import LIMITS, Level
-from gridbot.kernels.lightbot import board_arrays
 
 SLOTS = 13  # a body has at most 12 commands: pc is 0..12
 F, J, L, R, X, CALL1, CALL2 = range(7)
@@ -105,6 +104,22 @@ def _first_winning_length(mv, light, full, start, facing, max_length, limits, me
                     if wins(mv, light, full, start, facing, body, blen, memo, run_id):
                         return total
     return -1
+
+
+def board_arrays(level: Level) -> tuple[np.ndarray, np.ndarray, int, int, int]:
+    """`mv[pos, facing, 0 or 1]` (where F or J ends, by Level.move), `light`, `full`, start and facing. O(cells)."""
+    h, w = len(level.heights), len(level.heights[0])
+    mv = np.zeros((h * w, 4, 2), np.int64)
+    for r in range(h):
+        for c in range(w):
+            for f in range(4):
+                for k, op in enumerate("FJ"):
+                    tr, tc = level.move((r, c), f, op)
+                    mv[r * w + c, f, k] = tr * w + tc
+    light = np.full(h * w, -1, np.int64)
+    for i, (r, c) in enumerate(level.lights):
+        light[r * w + c] = i
+    return mv, light, (1 << len(level.lights)) - 1, level.start[0] * w + level.start[1], int(level.facing)
 
 
 def memo_for(level: Level) -> np.ndarray:

@@ -155,3 +155,133 @@ def test_verdict_agrees_with_plain_interpretation(level: Level, main: str, f1: s
     else:  # forever: plain interpretation neither wins nor ends within the cap
         assert len(seen) == cap + 1
         assert all(step.lit != full for _, step in seen)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_levels_are_reproducible_and_every_light_can_be_stood_on(seed: int) -> None:
+    width, height = 1 + seed % 8, 1 + seed // 8 % 8
+    level = lightbot.random_level(width, height, seed, max_height=seed % 5)
+    assert level == lightbot.random_level(width, height, seed, max_height=seed % 5)
+    assert Level.parse(str(level), name="") == level  # a valid level: the text form reads back the same
+    assert (len(level.heights), len(level.heights[0])) == (height, width)
+    assert all(0 <= h <= seed % 5 for row in level.heights for h in row)
+    assert len(level.lights) == min(width * height - 1, len(level.lights)) and level.start not in level.lights
+    if width * height >= 8:
+        assert 3 <= len(level.lights) <= 7
+    reach = set(lightbot.reachable(level))
+    assert set(level.lights) <= reach
+    asked = lightbot.random_level(8, 8, seed, lights=5)
+    assert len(asked.lights) == 5 and set(asked.lights) <= set(lightbot.reachable(asked))
+
+
+def test_random_levels_differ_by_seed_and_refuse_bad_arguments() -> None:
+    assert len({str(lightbot.random_level(6, 6, seed)) for seed in range(20)}) == 20
+    for bad in ((0, 5, 1), (5, 101, 1)):
+        with pytest.raises(ValueError):
+            lightbot.random_level(*bad)
+    with pytest.raises(ValueError):
+        lightbot.random_level(2, 2, 0, lights=4)  # three tiles besides the robot's
+    with pytest.raises(ValueError):
+        lightbot.random_level(3, 3, 0, max_height=10)
+
+
+def test_reachable_tiles_follow_the_moves() -> None:
+    level = Level.parse("0020\n0120\n\n>...\n....")
+    # J climbs one: 0 -> 1 -> 2; a 2 next to a 0 cannot be climbed from it, but is reached from the 1
+    assert lightbot.reachable(level) == [(r, c) for r in range(2) for c in range(4)]
+    walled = Level.parse("020\n\n>..")  # the 2 stops both moves: the last tile is out of reach
+    assert lightbot.reachable(walled) == [(0, 0)]
+
+
+def test_boards_are_at_most_100_by_100() -> None:
+    side = lightbot.MAX_SIDE
+    assert side == 100
+    big = Level.parse(
+        "\n".join(["0" * side] * side) + "\n\n>" + "." * (side - 1) + "\n" + "\n".join(["." * side] * (side - 1))
+    )
+    assert len(big.heights) == side
+    with pytest.raises(LevelError) as wide:
+        Level.parse("; a comment\n" + "0" * (side + 1) + "\n\n>" + "." * side)
+    assert (wide.value.line, wide.value.column) == (2, side + 1)
+    with pytest.raises(LevelError) as tall:
+        Level.parse("\n".join(["0"] * (side + 1)) + "\n\n>\n" + "\n".join(["."] * side))
+    assert (tall.value.line, tall.value.column) == (side + 1, 1)
+    with pytest.raises(LevelError) as markers:
+        Level.parse("0" * side + "\n\n>" + "." * side)
+    assert (markers.value.line, markers.value.column) == (3, side + 1)
+    assert len(str(big).encode()) <= lightbot.MAX_LEVEL_BYTES
+
+
+def test_a_level_file_past_the_format_cap_is_refused(tmp_path) -> None:
+    """A 100 x 100 level is read; the same level behind 200 kB of comments is past what the format needs."""
+    from gridbot import levels
+
+    side = lightbot.MAX_SIDE
+    text = "\n".join(["0" * side] * side) + "\n\n>" + "." * (side - 2) + "*\n" + "\n".join(["." * side] * (side - 1))
+    path = tmp_path / "big.txt"
+    path.write_text(text)
+    assert len(levels.load(str(path), "lightbot").lights) == 1
+    path.write_text("; " + "x" * 200_000 + "\n" + text)
+    with pytest.raises(GridbotError, match="larger than"):
+        levels.load(str(path), "lightbot")
+    assert levels.max_bytes("lightbot") == lightbot.MAX_LEVEL_BYTES < 2**17
+
+
+@FAST
+@given(levels(rows=4, cols=(1, 5), heights="0123"))
+def test_the_move_table_follows_the_game_rule(level: Level) -> None:
+    """The solver's vectorised table (kernels.lightbot.board_arrays) against Level.move, tile by tile."""
+    from gridbot.kernels.lightbot import board_arrays, state_table
+
+    from .brute_lightbot import board_arrays as by_rule
+
+    mine, theirs = board_arrays(level), by_rule(level)
+    assert (mine[0] == theirs[0]).all() and (mine[1] == theirs[1]).all() and mine[2:] == theirs[2:]
+    after = state_table(mine[0])
+    for pos in range(mine[0].shape[0]):
+        for f in range(4):
+            expected = (theirs[0][pos, f, 0] * 4 + f, theirs[0][pos, f, 1] * 4 + f, pos * 4 + (f + 3) % 4)
+            assert tuple(after[pos * 4 + f, :3]) == expected and after[pos * 4 + f, 3] == pos * 4 + (f + 1) % 4
+
+
+def test_an_endless_run_keeps_one_state_per_call_under_way() -> None:
+    """A recursion that walks the diagonal of a 100 x 100 board (99 calls, 500 steps) and then stands in the
+    corner for ever: the repeat is seen at a procedure's entry, and only the entries of the calls under way are
+    kept (about 100 small numbers), not a state per step (which took 73 kB here)."""
+    import tracemalloc
+
+    side = lightbot.MAX_SIDE
+    marks = [["."] * side for _ in range(side)]
+    marks[0][0], marks[0][side - 1], marks[side - 1][0] = ">", "*", "*"
+    level = Level.parse("\n".join(["0" * side] * side) + "\n\n" + "\n".join("".join(row) for row in marks))
+    tracemalloc.start()
+    try:
+        verdict = lightbot.run(level, "main: 1 f1: FRFL1").verdict
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert verdict.status == "forever" and verdict.remaining == 2 and verdict.step == 501
+    assert peak < 32 * 2**10
+
+
+def test_a_long_run_calls_its_tick(monkeypatch) -> None:
+    """run(..., tick): a solver's re-check of an answer looks at its clock every TICK_STEPS steps."""
+    side = lightbot.MAX_SIDE
+    marks = [["."] * side for _ in range(side)]
+    marks[0][0], marks[side - 1][side - 1] = ">", "*"
+    level = Level.parse("\n".join(["0" * side] * side) + "\n\n" + "\n".join("".join(row) for row in marks))
+    program = "main: 1 f1: FRFL22X1 f2: RRRRRRRR"  # down the diagonal, two full turns and an X at each tile
+    monkeypatch.setattr(lightbot, "TICK_STEPS", 64)
+    ticks: list[int] = []
+    run = lightbot.run(level, program, tick=lambda: ticks.append(1))
+    assert run.verdict.status == "completed" and run.verdict.step > 2000
+    assert len(ticks) == run.verdict.step // 64
+
+    class Stop(Exception):
+        pass
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        lightbot.run(level, program, tick=stop)

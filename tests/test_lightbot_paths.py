@@ -82,3 +82,58 @@ def test_shortest_main_is_exact(level: Level, f1: str, f2: str) -> None:
     found = kern.shortest_main(mv, light, full, start, facing, body, blen, 4, eff, scratch[0], scratch[1], scratch[2])
     expected = _fewest_main(level, f1, f2, 4)
     assert (found if found > 0 else None) == expected
+
+
+def _plain_winning_walks(level: Level, slack: int, limit: int) -> list[str]:
+    """The walks as first listed: a breadth-first search from the start in plain Python, then every walk within
+    `slack` of its distances, without knowing which branches can still end in a walk."""
+    index = {tile: i for i, tile in enumerate(level.lights)}
+    full = (1 << len(index)) - 1
+
+    def step(state: tuple, op: str) -> tuple | None:
+        tile, facing, lit = state
+        if op in "FJ":
+            to = level.move(tile, facing, op)
+            return None if to == tile else (to, facing, lit)
+        if op == "L":
+            return tile, (facing - 1) % 4, lit
+        if op == "R":
+            return tile, (facing + 1) % 4, lit
+        return (tile, facing, lit ^ (1 << index[tile])) if tile in index else None
+
+    start = (level.start, int(level.facing), 0)
+    dist = {start: 0}
+    todo = [start]
+    for state in todo:
+        for op in "FJLRX":
+            nxt = step(state, op)
+            if nxt is not None and nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                todo.append(nxt)
+    ends = [d for (_, _, lit), d in dist.items() if lit == full]
+    if not ends:
+        return []
+    budget = min(ends) + slack
+    walks: list[str] = []
+
+    def extend(state: tuple, walk: str) -> None:
+        if len(walks) >= limit:
+            return
+        if state[2] == full:
+            walks.append(walk)
+            return
+        for op in "FJLRX":
+            nxt = step(state, op)
+            if nxt is not None and dist[nxt] <= len(walk) + 1 <= budget and len(walk) + 1 - dist[nxt] <= slack:
+                extend(nxt, walk + op)
+
+    extend(start, "")
+    return walks
+
+
+@SLOW
+@given(small_levels(), st.integers(0, 2))
+def test_walks_listed_only_along_branches_that_end_are_the_same_walks(level: Level, slack: int) -> None:
+    """Pruned by the distance still to go (computed backwards), the listing gives the same walks in the same
+    order as the plain one."""
+    assert winning_walks(level, slack, limit=200) == _plain_winning_walks(level, slack, 200)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
+import time
 from pathlib import Path
 from unittest import mock
 
@@ -21,6 +23,14 @@ from gridbot.solve.lightbot import solve
 
 from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
+
+
+@contextlib.contextmanager
+def search_only():
+    """The search alone, without the check that one walk can stand on every light: levels that fail it are
+    searched like any other, so that the tests below check the search's exclusions on them too."""
+    with mock.patch.object(solve_lightbot, "one_walk_can_light_all", lambda t: True):
+        yield
 
 
 def brute_minimum(level: Level, max_length: int) -> int | None:
@@ -42,7 +52,8 @@ def brute_minimum(level: Level, max_length: int) -> int | None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(levels())
 def test_solver_minimum_equals_brute_force(level: Level) -> None:
-    result = solve(level, max_length=4)
+    with search_only():
+        result = solve(level, max_length=4)
     reference = brute_minimum(level, 4)
     if reference is None:
         assert proof(result.status) == "timeout" and result.lower_bound == 5
@@ -70,7 +81,8 @@ def test_brute_force_interpreter_agrees_with_the_game(level: Level, main: str, f
 @given(small_levels())
 def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
     """Every cut (turns, inlining, one-command procedures, main's last command, ...) against no cuts at all."""
-    result = solve(level, max_length=6)
+    with search_only():
+        result = solve(level, max_length=6)
     reference = brute_lightbot.minimum(level, 6)
     if reference is None:
         assert proof(result.status) == "timeout" and result.lower_bound == 7
@@ -89,7 +101,8 @@ def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
 )
 def test_solver_minimum_equals_every_program_tried_up_to_8(text: str) -> None:
     level = Level.parse(text)
-    result = solve(level, max_length=8)
+    with search_only():
+        result = solve(level, max_length=8)
     reference = brute_lightbot.minimum(level, 8)
     assert (result.length if result.status == "optimal" else None) == reference
 
@@ -115,7 +128,8 @@ def wider_levels(draw) -> Level:
 @given(wider_levels())
 def test_solver_agrees_with_the_whole_program_search(level: Level) -> None:
     """Up to 6 commands, the walk search and the first solver (lazy over whole programs) agree."""
-    result = solve(level, max_length=6)
+    with search_only():
+        result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status
     assert result.lower_bound == reference.lower_bound
@@ -136,7 +150,8 @@ def test_looking_ahead_never_changes_what_is_proven(jump: int, level: Level) -> 
     """With the narrowed search looking ahead before every length, and the exact search jumping to one below
     the best program known (up to 20 lengths ahead: programs it meets there are not yet the shortest),
     the answers are still the exact ones."""
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "JUMP", jump):
+    guess = mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0)
+    with guess, mock.patch.object(solve_lightbot, "JUMP", jump), search_only():
         result = solve(level, max_length=6)
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status
@@ -318,6 +333,9 @@ def test_workers_share_the_tree_and_agree(monkeypatch) -> None:
     import gridbot.solve.lightbot as solver
 
     level = gridbot.load("lightbot:9")
+    # no look-ahead: whether it runs depends on how fast the lengths go, and a program it meets makes the
+    # exact search skip a length
+    monkeypatch.setattr(solver, "GUESS_AFTER", float("inf"))
     alone = solve(level, workers=1)
     alone_excluding = solve(level, workers=1, max_length=8)
     monkeypatch.setattr(solver, "PARALLEL_AFTER", -1.0)  # every length in parallel
@@ -445,3 +463,227 @@ def test_the_look_ahead_is_done_once_every_length_is_searched() -> None:
     guesser.paths_tried = True
     guesser.advance(10.0, 1, lambda nodes: None)
     assert guesser.nodes == 0 and guesser.best is None
+
+
+def _reach_by_search(mv: np.ndarray, light: np.ndarray) -> list[int]:
+    """Per tile, the lights on tiles a search from it reaches: the plain reference for tables' reach. O(cells^2)."""
+    out = []
+    for source in range(mv.shape[0]):
+        seen = {source}
+        todo = [source]
+        while todo:
+            here = todo.pop()
+            for target in {int(t) for t in mv[here].ravel()} - seen:
+                seen.add(target)
+                todo.append(target)
+        out.append(sum(1 << int(light[c]) for c in seen if light[c] >= 0))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7), st.integers(1, 7), st.integers(0, 10**6), st.integers(0, 4))
+def test_lights_in_reach_equal_a_search_from_every_tile(width: int, height: int, seed: int, top: int) -> None:
+    level = lightbot.random_level(width, height, seed, lights=min(width * height - 1, 1 + seed % 6), max_height=top)
+    t = solve_lightbot.tables(level)
+    assert t.reach.tolist() == _reach_by_search(t.mv, t.light)
+
+
+def _flat(side: int, lights: list[tuple[int, int]]) -> Level:
+    marks = [["."] * side for _ in range(side)]
+    marks[0][0] = ">"
+    for r, c in lights:
+        marks[r][c] = "*"
+    return Level.parse("\n".join(["0" * side] * side) + "\n\n" + "\n".join("".join(row) for row in marks))
+
+
+def _bound(limit: float) -> float:
+    """The time a solve given `limit` seconds may take: the limit plus max(1 s, 10%) (issue 15)."""
+    return limit + max(1.0, 0.1 * limit)
+
+
+def test_time_limit_kept_on_a_flat_50_by_50_board() -> None:
+    """The lights in reach were computed from every tile by a search in plain Python (9 s here)."""
+    solve_lightbot.warm_up()
+    started = time.monotonic()
+    result = solve(_flat(50, [(10, 10), (40, 45)]), time_limit=1.0)
+    assert time.monotonic() - started < _bound(1.0)
+    assert result.status in ("timeout", "solved", "optimal")
+
+
+# A random 6 x 7 level of 6 lights (benchmarks/lightbot_random.py, seed 11): the pieces of its winning walks
+# were listed in plain Python for minutes, without looking at the clock.
+SIX_BY_SEVEN = """
+333113
+220023
+122113
+112200
+213100
+330222
+111323
+
+.*....
+......
+.*....
+.....>
+*.....
+..*...
+...*.*
+"""
+
+
+def test_pieces_of_winning_walks_keep_their_time() -> None:
+    from gridbot.solve import lightbot_paths
+
+    level = Level.parse(SIX_BY_SEVEN)
+    lightbot_paths.from_paths(Level.parse("000\n\n>*."), seconds=1.0)  # loads the compiled part
+    started = time.monotonic()
+    lightbot_paths.from_paths(level, seconds=0.5)
+    assert time.monotonic() - started < _bound(0.5)
+    ticks: list[float] = []
+    lightbot_paths.from_paths(level, seconds=0.5, tick=lambda: ticks.append(time.monotonic()))
+    assert len(ticks) > 1 and max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 0.5
+
+
+def test_time_limit_kept_with_the_look_ahead_on_the_6_by_7_level() -> None:
+    level = Level.parse(SIX_BY_SEVEN)
+    solve_lightbot.warm_up()
+    for limit in (2.0, 6.0):
+        started = time.monotonic()
+        result = solve(level, time_limit=limit)
+        assert time.monotonic() - started < _bound(limit)
+        assert result.status in ("timeout", "solved", "optimal") and result.lower_bound >= 9
+        if result.program is not None:
+            assert lightbot.run(level, result.program).verdict.won and result.length >= result.lower_bound
+
+
+def test_the_look_ahead_gets_a_bounded_share_of_the_time() -> None:
+    share = solve_lightbot.look_ahead_seconds
+    assert share(0.1, None) == 0.0  # a short length: no look-ahead
+    assert share(100.0, None) == solve_lightbot.GUESS_SHARE * 100.0
+    assert share(100.0, 10.0) == solve_lightbot.GUESS_OF_LEFT * 10.0 < 10.0
+    assert share(1e9, 0.0) == 0.0
+
+
+def test_a_trail_grown_on_demand_gives_the_same_search(monkeypatch) -> None:
+    """The kernel's trail starting with room for one node: it asks for room (NEED_ROOM) and grows as the search
+    deepens; the search is the same, node for node."""
+    level = gridbot.load("lightbot:9")
+    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", float("inf"))
+    whole = solve(level, workers=1)
+    grown: list[int] = []
+    grow = solve_lightbot._Search._grow_trail
+
+    def counted(self) -> None:
+        grow(self)
+        grown.append(self.trail.shape[0])
+
+    monkeypatch.setattr(solve_lightbot, "first_trail_rows", kern.node_rows)
+    monkeypatch.setattr(solve_lightbot._Search, "_grow_trail", counted)
+    small = solve(level, workers=1)
+    assert grown and max(grown) <= kern.trail_rows(len(level.heights) * len(level.heights[0]))
+    assert (small.status, small.length, small.program, small.stats) == (
+        whole.status,
+        whole.length,
+        whole.program,
+        whole.stats,
+    )
+
+
+def test_past_the_memory_budget_the_answer_says_why(monkeypatch) -> None:
+    monkeypatch.setattr(solve_lightbot, "memory_budget", lambda share=1.0: 16 * 2**20)
+    result = solve(_flat(100, [(5, 5), (30, 30)]), time_limit=5.0, workers=1)
+    assert result.status == "timeout" and "memory budget" in result.stats["reason"]
+    assert solve(gridbot.load("lightbot:1"), workers=1).status == "optimal"  # a small board fits
+
+
+def test_search_tables_are_sized_by_the_board() -> None:
+    eight = solve_lightbot.search_bytes(64, solve_lightbot.first_trail_rows(64))
+    hundred = solve_lightbot.search_bytes(10_000, solve_lightbot.first_trail_rows(10_000))
+    assert eight < 8 * 2**20 and hundred < 128 * 2**20
+    search = solve_lightbot._Search(solve_lightbot.tables(_flat(30, [(1, 1)])), 5)
+    arrays = [v for v in vars(search).values() if isinstance(v, np.ndarray)]
+    assert sum(a.nbytes for a in arrays) == solve_lightbot.search_bytes(900, search.trail.shape[0])
+
+
+MEMORY_LIMITED = """
+import json, resource, sys, time
+started = time.monotonic()
+resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+from gridbot.cli import main
+try:
+    main(["solve", "lightbot", sys.argv[1], "--time-limit", "{seconds}", "--json"])
+except SystemExit as end:
+    print(json.dumps({{"exit": end.code, "wall": time.monotonic() - started}}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_100_by_100_board_under_a_memory_limit(tmp_path, seed: int) -> None:
+    """The largest board the format allows, in a process limited to 2 GiB of address space, with both workers:
+    a clear answer within the time limit, no traceback."""
+    import json
+    import os
+    import subprocess
+
+    path = tmp_path / "big.txt"
+    path.write_text(str(lightbot.random_level(100, 100, seed, lights=6)))
+    seconds = 3.0
+    script = MEMORY_LIMITED.format(limit=2 * 2**30, seconds=seconds)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, env=env, timeout=60)
+    assert b"Traceback" not in done.stderr and b"Error" not in done.stderr, done.stderr
+    end = json.loads(done.stderr.decode().strip().splitlines()[-1])
+    answer = json.loads(done.stdout)
+    assert answer["status"] in ("optimal", "solved", "timeout")
+    assert end["exit"] in (0, 1) and end["wall"] < _bound(seconds)
+
+
+def _a_walk_stands_on_every_light(level: Level) -> bool:
+    """A search over (tile, lights stood on) with every move each way (turns are free): the plain reference for
+    one_walk_can_light_all. O(cells x 2^lights)."""
+    index = {tile: i for i, tile in enumerate(level.lights)}
+    full = (1 << len(index)) - 1
+    first = (level.start, 1 << index[level.start] if level.start in index else 0)
+    seen = {first}
+    todo = [first]
+    while todo:
+        tile, stood = todo.pop()
+        if stood == full:
+            return True
+        for facing in range(4):
+            for op in "FJ":
+                to = level.move(tile, facing, op)
+                nxt = (to, stood | (1 << index[to] if to in index else 0))
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(wider_levels())
+def test_one_walk_check_equals_a_search_over_walks(level: Level) -> None:
+    t = solve_lightbot.tables(level)
+    assert solve_lightbot.one_walk_can_light_all(t) == _a_walk_stands_on_every_light(level)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_levels())
+def test_levels_no_walk_can_light_are_unsolvable_at_once(level: Level) -> None:
+    """No walk stands on every light: 'unsolvable' at once, which every program of up to 6 commands agrees with
+    (and the search alone excludes them all)."""
+    if _a_walk_stands_on_every_light(level):
+        return
+    result = solve(level)
+    assert result.status == "unsolvable" and result.stats["candidates"] == 0 and "no walk" in result.stats["reason"]
+    assert brute_lightbot.minimum(level, 6) is None
+    with search_only():
+        assert solve(level, max_length=6).lower_bound == 7
+
+
+def test_a_random_level_whose_lights_no_walk_reaches_is_unsolvable() -> None:
+    """Benchmark seed 22: a drop from the robot's 3 cannot be climbed back, and the lights lie on both sides of
+    it. The search alone could only exclude lengths one by one up to 28 (the C++ baseline never ends)."""
+    level = Level.parse("1222\n3010\n3313\n1303\n\n....\n^.**\n....\n*...")
+    result = solve(level, time_limit=10)
+    assert result.status == "unsolvable" and result.seconds < 1

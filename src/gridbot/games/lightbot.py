@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
@@ -33,6 +33,12 @@ from gridbot.result import SolveResult, Verdict
 
 NAME = "lightbot"
 LIMITS = {"main": 12, "f1": 8, "f2": 8}
+# The original game's boards are at most 8 x 8; 100 x 100 leaves room for designers while keeping every
+# table of the solver (sized by the board, see gridbot.solve.lightbot) small enough for the memory budget.
+MAX_SIDE = 100
+# Two grids of MAX_SIDE rows (with CR LF line ends) and room for comments: what `gridbot.levels` reads at most.
+MAX_LEVEL_BYTES = 2 * MAX_SIDE * (MAX_SIDE + 2) + 2**16
+TICK_STEPS = 4096  # run() calls its tick this often (in steps)
 COMMANDS = "FJLRX12"
 FACINGS = {"^": Direction.NORTH, ">": Direction.EAST, "v": Direction.SOUTH, "<": Direction.WEST}
 
@@ -74,6 +80,13 @@ class Level:
             raise LevelError("no marker block after the heights", numbered[blank][0] + 1, 1, name)
         if len(top) != len(bottom):
             raise LevelError(f"the marker block has {len(bottom)} rows, the heights {len(top)}", bottom[0][0], 1, name)
+        too_big = f"Light-Bot boards are at most {MAX_SIDE} x {MAX_SIDE}"
+        for block in (top, bottom):
+            if len(block) > MAX_SIDE:
+                raise LevelError(f"more than {MAX_SIDE} rows ({too_big})", block[MAX_SIDE][0], 1, name)
+            for n, line in block:
+                if len(line) > MAX_SIDE:
+                    raise LevelError(f"a row longer than {MAX_SIDE} ({too_big})", n, MAX_SIDE + 1, name)
         width = max(len(line) for _, line in top + bottom)
         height_rows = grid_rows("\n".join(line.ljust(width, "0") for _, line in top), "0", source=name)
         marker_rows = grid_rows("\n".join(line.ljust(width, ".") for _, line in bottom), ".", source=name)
@@ -136,6 +149,63 @@ class Level:
         if op == "J" and (there == here + 1 or there < here):
             return target
         return position
+
+
+def reachable(level: Level) -> list[Position]:
+    """The tiles the robot can stand on by F and J moves and turns from its start, in reading order.
+
+    Turns are free, so this is a search over tiles with the four moves each way. O(cells).
+    """
+    seen = {level.start}
+    todo = [level.start]
+    while todo:
+        here = todo.pop()
+        for facing in range(4):
+            for op in "FJ":
+                there = level.move(here, facing, op)
+                if there not in seen:
+                    seen.add(there)
+                    todo.append(there)
+    return sorted(seen)
+
+
+def random_level(
+    width: int, height: int, seed: int, lights: int | None = None, max_height: int = 3, name: str = ""
+) -> Level:
+    """A random level: heights drawn from 0..max_height, the robot on a random tile facing a random way, and
+    `lights` lights on tiles it can reach (`reachable`), never its own.
+
+    Every light can be stood on, but a winning program within the slot limits
+    is not guaranteed (Light-Bot's slots are few). `lights=None` draws 3 to 7
+    from the seed (fewer on a board without room). When the drawn heights leave
+    too few tiles in reach, heights are drawn again (up to 20 times), then the
+    board is made flat, where every tile is in reach. The same arguments give
+    the same level. Raises ValueError for sides outside 1..MAX_SIDE, max_height
+    outside 0..9, or more lights than the tiles besides the robot's.
+    O(cells) per draw, O(cells) expected.
+    """
+    import random
+
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise ValueError(f"board sides must be 1..{MAX_SIDE}, not {width} x {height}")
+    if not 0 <= max_height <= 9:
+        raise ValueError(f"max_height must be 0..9, not {max_height}")
+    rng = random.Random(f"lightbot {width} {height} {seed} {max_height}")  # a str seed: the same on every run
+    room = width * height - 1
+    if lights is None:
+        lights = min(room, rng.randint(3, 7))
+    if not 0 <= lights <= room:
+        raise ValueError(f"{lights} lights do not fit on a {width} x {height} board (at most {room})")
+    start = (rng.randrange(height), rng.randrange(width))
+    facing = Direction(rng.randrange(4))
+    for attempt in range(21):
+        top = max_height if attempt < 20 else 0
+        heights = tuple(tuple(rng.randint(0, top) for _ in range(width)) for _ in range(height))
+        level = Level(heights, (), start, facing, name)
+        tiles = [tile for tile in reachable(level) if tile != start]
+        if len(tiles) >= lights:
+            return Level(heights, tuple(sorted(rng.sample(tiles, lights))), start, facing, name)
+    raise AssertionError("a flat board has every tile in reach")  # pragma: no cover
 
 
 # ---------------------------------------------------------------- programs
@@ -283,42 +353,59 @@ def steps(level: Level, program: Program) -> Iterator[Step]:
                 return
 
 
-def run(level: Level, program: Program | str) -> Run:
+def run(level: Level, program: Program | str, tick: Callable[[], None] | None = None) -> Run:
     """Run a program and say how it ends: a win at step k, the end of main, or never winning.
+
+    `tick()`, when given, is called every TICK_STEPS steps (a solver's clock:
+    it may raise to stop a long run).
 
     Never winning is proven by a repeated control state (position, facing,
     lights, procedure, pc) at stack height h >= g, where g is the height it was
     first seen at and the stack has not gone below g since: everything between
     the two moments then repeats for ever, one level deeper each time, without
-    a win and without main ending. Every endless run shows such a repeat (among
-    the moments after which the stack never goes lower, two share a control
-    state), so `run` always answers; memory and time grow with the steps before
-    the repeat, at most the number of control states times the program length.
+    a win and without main ending. The states compared are those at the entry
+    of a procedure (pc 0), and every endless run shows such a repeat: with no
+    conditions, a procedure entered again before it returns never returns, so
+    an endless run enters procedures for ever on a stack that never comes back
+    down, and those entries take finitely many states. Only the entries of the
+    calls under way are kept (one per stack level), and the stack is at most
+    about 16 x cells high before the repeat (the position, facing and procedure
+    at the entries repeat within 8 x cells of them, the lights two periods
+    later): memory O(cells), time O(cells x program length), whatever the
+    program.
     """
     if isinstance(program, str):
         program = parse_program(program)
     full = (1 << len(level.lights)) - 1
     if not level.lights:
         return Run(level, program, _verdict("completed", 0))
-    seen: dict[tuple, int] = {}  # control state -> stack height where seen, while still valid
-    at_height: list[list[tuple]] = [[]]  # controls recorded at each height, dropped when the stack goes below
+    width = len(level.heights[0])
+    shift = len(level.lights)
+    seen: dict[int, int] = {}  # entry state -> stack height where seen, while still valid
+    at_height: list[int | None] = [None]  # the entry state recorded at each stack height
     number, lit = 0, 0
     for step, control, height in _execute(level, program):
-        while len(at_height) > height + 1:  # the stack went below: those records no longer prove anything
-            for old in at_height.pop():
-                if seen.get(old) == len(at_height):
-                    del seen[old]
+        while len(at_height) > height + 1:  # the stack went below: that entry no longer proves anything
+            old = at_height.pop()
+            if old is not None and seen.get(old) == len(at_height):
+                del seen[old]
         while len(at_height) < height + 1:
-            at_height.append([])
+            at_height.append(None)
         if step is not None:
             number, lit = step.number, step.lit
             if lit == full:
                 return Run(level, program, _verdict("completed", number))
+            if tick is not None and number % TICK_STEPS == 0:
+                tick()
             continue
-        if control in seen:
+        (r, c), facing, lit, proc, pc = control
+        if pc != 0 or proc == 0:
+            continue
+        key = ((((r * width + c) * 4 + facing) * 3 + proc) << shift) | lit
+        if key in seen:
             return Run(level, program, _verdict("forever", number, _off(lit, full)))
-        seen[control] = height
-        at_height[height].append(control)
+        seen[key] = height
+        at_height[height] = key
     return Run(level, program, _verdict("incomplete", number, _off(lit, full)))
 
 
@@ -356,7 +443,12 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 
 
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """The fewest commands, proven; see gridbot.solve.lightbot."""
+    """The fewest commands, proven; see gridbot.solve.lightbot. Loading the solver (numba, about a second on a
+    busy machine) counts against `time_limit`."""
+    from gridbot.solve.search import Clock
+
+    clock = Clock(time_limit)  # checks the limit before anything is loaded
     from gridbot.solve.lightbot import solve as _solve
 
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+    left = clock.left()
+    return _solve(level, time_limit=None if left is None else max(left, 1e-3), all_solutions=all_solutions, **options)

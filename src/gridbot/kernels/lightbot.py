@@ -24,9 +24,10 @@ Layout shared with the Python side:
 - a node does not run the walk from the start: it goes on from its parent's
   branch point. The interpreter's arrays (gap vectors, stack, loop records)
   are restored there from a trail of overwritten values. A node logs each
-  value at most once (`stamp` holds the node that last wrote it), so the
-  trail never holds more than (depth + 1) x (N_GAPS + stack + 2 x controls
-  + 3) entries, the size `trail_rows` gives.
+  value at most once (`stamp` holds the node that last wrote it), so a
+  node fills at most `node_rows` rows and the trail never holds more than
+  `trail_rows`; it may start smaller, as the search asks for room before
+  each node (NEED_ROOM).
 
 Run as plain Python (NUMBA_DISABLE_JIT=1 or `search.py_func`), the kernel gives
 the same answers, only slower; the tests compare the two.
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 # results of search and _simulate
 EXHAUSTED, FOUND, PAUSED, BRANCH, FAIL, OVERFLOW = 0, 1, 2, 3, 4, 5
 UNDECIDED = 6  # _leaf: the robot has stood on every light, so the exact run must decide
+NEED_ROOM = 7  # search: the trail has less room than a node may fill; grow it (keeping its rows) and call again
 
 GAPS_PER_BODY = 13  # a body has at most 12 commands, so 13 gaps
 N_GAPS = 3 * GAPS_PER_BODY
@@ -102,16 +104,23 @@ T_VEC, T_STACK, T_RECS, T_IDX, T_CLOSED = range(5)
 
 
 def board_arrays(level: Level) -> tuple[np.ndarray, np.ndarray, int, int, int]:
-    """The level in this layout: `mv` (from the game's own rule, Level.move), `light`, `full`, the start
-    position and facing. Shared by every Light-Bot kernel and the tests' enumeration. O(cells)."""
-    h, w = len(level.heights), len(level.heights[0])
-    mv = np.zeros((h * w, 4, 2), np.int64)
-    for r in range(h):
-        for c in range(w):
-            for f in range(4):
-                for k, op in enumerate("FJ"):
-                    tr, tc = level.move((r, c), f, op)
-                    mv[r * w + c, f, k] = tr * w + tc
+    """The level in this layout: `mv`, `light`, `full`, the start position and facing. Shared by every
+    Light-Bot kernel. `mv` applies the game's rule (Level.move: F onto the same height, J onto one higher
+    or any lower, nothing at the edge) to whole rows of tiles at once; the tests check it against
+    Level.move. O(cells), in numpy."""
+    heights = np.array(level.heights, np.int64)
+    h, w = heights.shape
+    here = np.arange(h * w, dtype=np.int64).reshape(h, w)
+    mv = np.repeat(here.reshape(h * w, 1, 1), 4, axis=1).repeat(2, axis=2)
+    for facing, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):  # Direction order: N, E, S, W
+        rows = slice(max(0, -dr), h - max(0, dr))  # the tiles that have a neighbour this way
+        cols = slice(max(0, -dc), w - max(0, dc))
+        to_rows = slice(max(0, dr), h + min(0, dr))
+        to_cols = slice(max(0, dc), w + min(0, dc))
+        a, b = heights[rows, cols], heights[to_rows, to_cols]
+        sources, targets = here[rows, cols], here[to_rows, to_cols]
+        for k, allowed in enumerate((b == a, (b == a + 1) | (b < a))):
+            mv[sources[allowed], facing, k] = targets[allowed]
     light = np.full(h * w, -1, np.int64)
     for i, (r, c) in enumerate(level.lights):
         light[r * w + c] = i
@@ -120,13 +129,15 @@ def board_arrays(level: Level) -> tuple[np.ndarray, np.ndarray, int, int, int]:
 
 def state_table(mv: np.ndarray) -> np.ndarray:
     """`after[pos * 4 + facing, op]`: the state after walk op 0..3 (F, J, L, R), a position and facing as one
-    number. O(cells)."""
+    number. O(cells), in numpy."""
     cells = mv.shape[0]
-    after = np.zeros((cells * 4, 4), np.int64)
-    for pos in range(cells):
-        for f in range(4):
-            moves = (mv[pos, f, 0] * 4 + f, mv[pos, f, 1] * 4 + f)
-            after[pos * 4 + f] = (*moves, pos * 4 + (f + 3) % 4, pos * 4 + (f + 1) % 4)
+    pos = np.repeat(np.arange(cells, dtype=np.int64), 4)
+    facing = np.tile(np.arange(4, dtype=np.int64), cells)
+    after = np.empty((cells * 4, 4), np.int64)
+    after[:, 0] = mv[pos, facing, 0] * 4 + facing
+    after[:, 1] = mv[pos, facing, 1] * 4 + facing
+    after[:, 2] = pos * 4 + (facing + 3) % 4
+    after[:, 3] = pos * 4 + (facing + 1) % 4
     return after
 
 
@@ -311,14 +322,32 @@ def record_keys(cells: int) -> int:
     return cells * 4 * 3
 
 
-def trail_rows(controls: int) -> int:
-    """Rows the trail needs for a level of `controls` control states (see the module docstring)."""
-    return (MAX_DEPTH + 1) * (N_GAPS + stack_size(controls) + 2 * (controls + 1) + 3)
+def stack_size(cells: int) -> int:
+    """Frames the call stack of a run can hold on a level of `cells` tiles: 2 x record_keys + 2.
+
+    Live loop records have distinct keys (a key with a live record is a
+    repeat, not recorded again), so there are at most record_keys of them.
+    Until a run meets a repeat, every stack height has a live record (made
+    when the procedure running there was entered; records above the stack are
+    dropped), so the stack is at most record_keys high. After the repeat the
+    run goes on for one period, which replays the period before it (static
+    control flow) one level higher: at most record_keys more. _leaf stops at
+    the repeat. So a run never overflows this stack: OVERFLOW is a bug.
+    """
+    return 2 * record_keys(cells) + 2
 
 
-def stack_size(controls: int) -> int:
-    """The call stack never holds more than controls + 1 frames (gridbot.games.lightbot.run)."""
-    return controls + 2
+def node_rows(cells: int) -> int:
+    """Trail rows one node can fill: it logs each value it overwrites once (gap vectors, stack frames, loop
+    records, their index, the closed flags)."""
+    return N_GAPS + stack_size(cells) + (record_keys(cells) + 1) + record_keys(cells) + 3
+
+
+def trail_rows(cells: int) -> int:
+    """Rows the trail can ever need: the nodes on one path of the search, each node_rows at most. The
+    search asks for more room (NEED_ROOM) before a node when less than node_rows are left, so the trail
+    can start smaller and grow."""
+    return (MAX_DEPTH + 1) * node_rows(cells)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -794,14 +823,18 @@ def search(
     Returns FOUND (the program is wb/wlen/closed plus X at the gaps in
     sc[S_FOUND_S]; calling again continues past it), EXHAUSTED (none exists
     under the cuts, which proves none exists), PAUSED (after `budget` more
-    nodes; call again to resume) or OVERFLOW. Options are tried in the order
+    nodes; call again to resume), NEED_ROOM (grow the trail, keeping its
+    rows, and call again) or OVERFLOW. Options are tried in the order
     close, F, J, L, R, call f1, call f2. Each node runs on from its parent's
     branch point (restored from the frame and the trail) instead of from the
     start. O(nodes x new steps per node).
     """
     stop = sc[S_NODES] + budget
+    room = N_GAPS + stack.shape[1] + recs.shape[1] + idx.shape[0] + 3  # node_rows: what one node may log
     while True:
         if sc[S_STARTED] == 0:  # the root: nothing to choose yet
+            if room > trail.shape[0]:
+                return NEED_ROOM
             sc[S_STARTED] = 1
             sc[S_POS] = start_pos
             sc[S_FACING] = start_facing
@@ -820,6 +853,8 @@ def search(
                 return PAUSED
             f = sc[S_DEPTH] - 1
             _undo(frames[f, F_TRAIL], sc, trail, vec, stack, recs, idx, closed, stamp)  # back to the branch point
+            if sc[S_TTOP] + room > trail.shape[0]:  # nothing changed yet: the call after growing resumes here
+                return NEED_ROOM
             p = frames[f, F_PROC]
             opt = frames[f, F_OPT]  # the option tried now: 0 close, 1 + op
             if opt >= 0 and frames[f, F_APPLIED]:

@@ -151,3 +151,68 @@ def shortest_main(
                 queue[tail] = ns
                 tail += 1
     return -1
+
+
+@njit(cache=True)
+def _neighbour(mv, light, width, patterns, s, op, backwards):  # pragma: no cover - compiled
+    """The state one command `op` (F J L R X) leads to from state s, or (backwards) the state it leads to s from;
+    -1 if none. A command that changes nothing (a move that cannot move, X off a light) is no step. Backwards no
+    edge list is needed: the one tile a move can come from is the one behind (checked with `mv`), a turn is
+    undone by the other turn and X by itself. O(1)."""
+    lit = s % patterns
+    facing = (s // patterns) % 4
+    pos = s // patterns // 4
+    if op <= 1:
+        if not backwards:
+            to = mv[pos, facing, op]
+            return -1 if to == pos else (to * 4 + facing) * patterns + lit
+        dr = -1 if facing == 0 else (1 if facing == 2 else 0)
+        dc = 1 if facing == 1 else (-1 if facing == 3 else 0)
+        behind = pos - (dr * width + dc)
+        if behind < 0 or behind >= mv.shape[0] or (dc != 0 and behind // width != pos // width):
+            return -1  # off the board
+        return (behind * 4 + facing) * patterns + lit if mv[behind, facing, op] == pos else -1
+    if op <= 3:
+        turn = 3 if (op == 2) != backwards else 1  # L turns by 3, R by 1; backwards the other way
+        return (pos * 4 + (facing + turn) % 4) * patterns + lit
+    return -1 if light[pos] < 0 else s ^ (1 << light[pos])
+
+
+@njit(cache=True)
+def _spread(mv, light, width, patterns, dist, queue, tail, backwards):  # pragma: no cover - compiled
+    """Breadth-first from the `tail` states in `queue` (their `dist` set, every other -1): each state's fewest
+    commands from them (backwards: to them). O(states x 5)."""
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for op in range(5):
+            n = _neighbour(mv, light, width, patterns, s, op, backwards)
+            if n >= 0 and dist[n] < 0:
+                dist[n] = dist[s] + 1
+                queue[tail] = n
+                tail += 1
+
+
+@njit(cache=True)
+def distances(mv, light, full, start, start_facing, width, dist_from, dist_to, queue):  # pragma: no cover
+    """Breadth-first distances over states (position, facing, lights on), single commands F J L R X.
+
+    dist_from[s]: fewest commands from the start to s; dist_to[s]: fewest from
+    s to a state with every light on (-1: none). States are numbered
+    ((pos * 4 + facing) * (full + 1) + lights); `queue` is scratch of the same
+    size. O(states x 5).
+    """
+    patterns = full + 1
+    dist_from[:] = -1
+    dist_to[:] = -1
+    s0 = (start * 4 + start_facing) * patterns
+    dist_from[s0] = 0
+    queue[0] = s0
+    _spread(mv, light, width, patterns, dist_from, queue, 1, False)
+    tail = 0
+    for s in range(full, dist_to.shape[0], patterns):  # every state with all lights on
+        dist_to[s] = 0
+        queue[tail] = s
+        tail += 1
+    _spread(mv, light, width, patterns, dist_to, queue, tail, True)

@@ -84,6 +84,12 @@ skips them, whatever lengths were searched before:
    will stand only on tiles it has stood on. If a light is still missing, the
    run is dropped at once instead of after two periods.
 
+*One walk.* Before any search: moves are one-way between the strongly
+connected components of the tiles (a jump down cannot be undone), so a run
+meets the components along one path of their graph. If the lights are not on
+one such path, no walk stands on them all and no program of any length wins:
+'unsolvable' at once (one_walk_can_light_all).
+
 *Win check.* No win is possible before the robot has stood on every light
 (an X lights only the light under it), so moments before that are not
 checked. At each later moment the robot stands on a light, only the gap
@@ -118,6 +124,16 @@ the new best, and the search goes on below it). It skips one length at most,
 because a best program far above the optimum would make the skipped length's
 search many times dearer than the lengths skipped.
 
+*Limits.* Every phase looks at the clock: loading the kernel, the tables
+(linear in the board), the pieces of winning walks (a deadline of their own
+and the solver's clock between steps), the narrowed search and the exact one
+(kernel calls paced to about PACE seconds), and the re-check. The look-ahead
+gets at most GUESS_OF_LEFT of the time left, so the exact search keeps most of
+it. The kernel's arrays are sized by the board (gridbot.kernels.lightbot:
+record_keys, stack_size, trail_rows) and checked against the memory budget
+before they are made; the trail starts small on big boards and grows when the
+kernel asks. Past the budget the answer says so (stats["reason"]).
+
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
 small random levels in tests/test_lightbot_solve.py, and the kernel against
@@ -127,10 +143,8 @@ its pure-Python twin.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,12 +156,16 @@ from gridbot.grid import GridbotError
 from gridbot.kernels import lightbot as kern
 from gridbot.result import SolveResult
 from gridbot.solve import lightbot_paths
-from gridbot.solve.search import Clock, Progress, Timeout
+from gridbot.solve import workers as workers_mod
+from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
 WALK_OPS = "FJLR12"
-CHUNK = 200_000  # nodes per kernel call, between clock checks
+FIRST_CHUNK = 2_000  # nodes of a search's first kernel call; then paced (_Search.step)
+MAX_CHUNK = 1_000_000  # nodes per kernel call at most
+PACE = 0.05  # seconds a kernel call should take: the clock and the stop event are looked at between calls
+TRAIL_START = 1 << 17  # trail rows a search starts with at least (6 MiB), unless it can never need them
 SLICE = 0.2  # seconds between looks at the workers
 MAX_LIGHTS = 62  # the light vectors are int64 bit masks
 SPLIT_DEPTH = 6  # shares deal out the subtrees at this depth (thousands of them on hard levels)
@@ -156,9 +174,11 @@ GROWTH = 6  # about how much longer each length takes than the one before
 PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
 GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
-GUESS_SHARE = 0.5  # the narrowed search's time for a length (before it or at its head start), per expected second
+GUESS_SHARE = 0.5  # the look-ahead's time for a length (before it or at its head start), per expected second
+GUESS_OF_LEFT = 0.25  # ... and never more than this share of the time left: the exact search keeps the rest
 JUMP = 1  # lengths the exact search may skip to reach one below the best program known
-PATHS_MIN, PATHS_MAX = 2.0, 30.0  # seconds for the programs built from pieces of winning walks
+WARM_UP_SECONDS = 0.4  # about what loading the compiled kernel takes (from numba's cache) on a 2-core VM
+PATHS_SHARE, PATHS_MAX = 0.5, 30.0  # of the look-ahead's first time, and seconds at most: pieces of winning walks
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +196,7 @@ class Tables:
 
 
 def tables(level: Level) -> Tables:
-    """The level as the kernel reads it (kern.board_arrays) plus the lights reachable from each tile. O(cells^2)."""
+    """The level as the kernel reads it (kern.board_arrays) plus the lights reachable from each tile. O(cells)."""
     if len(level.lights) > MAX_LIGHTS:
         raise GridbotError(
             f"the Light-Bot solver handles at most {MAX_LIGHTS} lights; this level has {len(level.lights)}"
@@ -187,57 +207,179 @@ def tables(level: Level) -> Tables:
 
 
 def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """Per position, the mask of lights on tiles reachable from it by moves (any facing). O(cells^2)."""
+    """Per position, the mask of lights on tiles reachable from it by moves (any facing).
+
+    The tiles' graph is condensed into its strongly connected components
+    (Tarjan's algorithm, iterative); a component reaches its own lights and
+    those its successors reach, which Tarjan's order (successors first) lets
+    one pass collect. O(cells) (eight moves a tile).
+    """
     cells = mv.shape[0]
+    succ = [sorted({int(t) for t in mv[c].ravel()} - {c}) for c in range(cells)]
+    own = [(1 << int(light[c])) if light[c] >= 0 else 0 for c in range(cells)]
+    index = [-1] * cells
+    low = [0] * cells
+    comp = [-1] * cells
+    masks: list[int] = []  # per component, in the order Tarjan completes them: successors first
+    stack: list[int] = []
+    counter = 0
+    for root in range(cells):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        while work:
+            node, i = work[-1]
+            if i < len(succ[node]):
+                work[-1] = (node, i + 1)
+                nxt = succ[node][i]
+                if index[nxt] < 0:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    work.append((nxt, 0))
+                elif comp[nxt] < 0:  # on the stack: in the component being built
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    comp[member] = len(masks)
+                    members.append(member)
+                    if member == node:
+                        break
+                mask = 0
+                for member in members:
+                    mask |= own[member]
+                    for nxt in succ[member]:
+                        if comp[nxt] != len(masks):
+                            mask |= masks[comp[nxt]]  # a finished successor component
+                masks.append(mask)
     out = np.zeros(cells, np.int64)
-    for source in range(cells):
-        seen = {source}
-        todo = [source]
-        while todo:
-            here = todo.pop()
-            for target in {int(t) for t in mv[here].ravel()} - seen:
-                seen.add(target)
-                todo.append(target)
-        out[source] = sum(1 << int(light[c]) for c in seen if light[c] >= 0)
+    for c in range(cells):
+        out[c] = masks[comp[c]]
     return out
 
 
-class _Search:
-    """All arrays of one kernel search for programs of at most L commands; `step` runs it on."""
+def search_bytes(cells: int, trail_rows: int) -> int:
+    """Bytes the arrays of one kernel search take on a level of `cells` tiles with a trail of `trail_rows` rows
+    (see _Search). O(1)."""
+    keys = kern.record_keys(cells)
+    stack = kern.stack_size(cells)
+    words = (
+        3 * 12 + 3 + 3 + kern.MAX_DEPTH * kern.N_FRAME + kern.N_SCALARS + kern.N_GAPS  # walk, frames, scalars
+        + keys + 3 * (keys + 1) + 2 * stack + 5 * max(keys + 1, stack, kern.N_GAPS)  # idx, recs, stack, stamp
+        + 7 * 64 + 6 + kern.M_ROWS * cells * 4 + kern.L_ROWS * max(keys + 1, stack)  # work, cs, mac, leaf
+        + 6 * trail_rows
+    )  # fmt: skip
+    return 8 * words
 
-    def __init__(self, t: Tables, L: int, jit: bool = True) -> None:
+
+def first_trail_rows(cells: int) -> int:
+    """The trail a search starts with: all it can ever need on small boards, room for a few nodes on big ones
+    (it grows on demand, see kern.NEED_ROOM)."""
+    return min(kern.trail_rows(cells), max(TRAIL_START, 2 * kern.node_rows(cells)))
+
+
+def one_walk_can_light_all(t: Tables) -> bool:
+    """Can one walk stand on every light? If not, no program wins, whatever its length: an X lights only the
+    light under the robot, and a run is one walk.
+
+    Moves are one-way between the strongly connected components of the tiles
+    (a jump down cannot be undone), so a walk meets components along one path
+    of their graph: it stands on every light only if the lights, ordered by
+    how many lights each reaches, each reach the next (and the start reaches
+    them all). Light tiles in one component reach the same lights; in two,
+    they reach as many only if neither reaches the other. O(lights log lights).
+    """
+    if int(t.reach[t.start]) != t.full:
+        return False
+    lights = {int(pos): int(t.light[pos]) for pos in np.flatnonzero(t.light >= 0)}  # tile -> light
+    order = sorted(lights, key=lambda pos: -int(t.reach[pos]).bit_count())
+    return all(int(t.reach[a]) >> lights[b] & 1 for a, b in zip(order, order[1:], strict=False))
+
+
+class _Search:
+    """All arrays of one kernel search for programs of at most L commands; `step` runs it on.
+
+    The arrays are sized by the board (gridbot.kernels.lightbot: record_keys, stack_size, trail_rows); their
+    total is checked against `budget` bytes (None: the whole memory budget) before they are allocated, and
+    again whenever the trail grows: past it, OutOfBudget.
+    """
+
+    def __init__(self, t: Tables, L: int, jit: bool = True, budget: int | None = None) -> None:
         self.t = t
         self.L = L
-        controls = t.mv.shape[0] * 4 * kern.N_GAPS
+        self.budget_bytes = memory_budget() if budget is None else budget
+        cells = t.mv.shape[0]
+        self.cells = cells
+        rows = first_trail_rows(cells)
+        _check_budget(search_bytes(cells, rows), self.budget_bytes)
+        keys = kern.record_keys(cells)
+        stack = kern.stack_size(cells)
         self.wb = np.zeros((3, 12), np.int64)
         self.wlen = np.zeros(3, np.int64)
         self.closed = np.zeros(3, np.int64)
         self.frames = np.zeros((kern.MAX_DEPTH, kern.N_FRAME), np.int64)
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.vec = np.zeros(kern.N_GAPS, np.int64)
-        self.idx = np.zeros(kern.record_keys(t.mv.shape[0]), np.int64)
-        self.recs = np.zeros((3, controls + 1), np.int64)
-        self.stack = np.zeros((2, kern.stack_size(controls)), np.int64)
-        self.trail = np.zeros((kern.trail_rows(controls), 6), np.int64)  # zero pages: only what is used is paid for
-        self.stamp = np.zeros((5, max(controls + 1, kern.stack_size(controls), kern.N_GAPS)), np.int64)
+        self.idx = np.zeros(keys, np.int64)
+        self.recs = np.zeros((3, keys + 1), np.int64)  # live loop records have distinct keys
+        self.stack = np.zeros((2, stack), np.int64)
+        self.trail = np.zeros((rows, 6), np.int64)  # zero pages: only what is used is paid for
+        self.stamp = np.zeros((5, max(keys + 1, stack, kern.N_GAPS)), np.int64)
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.cs = np.zeros((2, 3), np.int64)  # per procedure: call sites, and the sum of their bodies
-        self.mac = np.zeros((kern.M_ROWS, t.mv.shape[0] * 4), np.int64)
-        self.leaf = np.zeros(
-            (kern.L_ROWS, max(kern.record_keys(t.mv.shape[0]) + 1, kern.stack_size(controls))), np.int64
-        )
+        self.mac = np.zeros((kern.M_ROWS, cells * 4), np.int64)
+        self.leaf = np.zeros((kern.L_ROWS, max(keys + 1, stack)), np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
+        self.budget = FIRST_CHUNK  # nodes per kernel call, paced to about PACE seconds (see step)
 
-    def step(self, budget: int) -> int:
+    def step(self, budget: int | None = None) -> int:
+        """Run on for `budget` nodes (None: as many as take about PACE seconds): FOUND, EXHAUSTED or PAUSED.
+
+        The paced budget doubles while a call takes less than half of PACE and halves when it takes more, so
+        that the caller looks at its clock often on any board (a node on a 100 x 100 board can run thousands
+        of commands). Grows the trail when the kernel asks (OutOfBudget past the memory budget).
+        """
         t = self.t
-        status = self.kernel(
-            t.mv, t.after, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen, self.closed,
-            self.frames, self.sc, self.vec, self.idx, self.recs,
-            self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, self.leaf, budget,
-        )  # fmt: skip
+        started = time.monotonic()
+        while True:
+            status = self.kernel(
+                t.mv, t.after, t.light, t.reach, t.full, t.start, t.facing, self.L, t.lim, self.wb, self.wlen,
+                self.closed, self.frames, self.sc, self.vec, self.idx, self.recs,
+                self.stack, self.trail, self.stamp, self.work, self.cs, self.mac, self.leaf,
+                self.budget if budget is None else budget,
+            )  # fmt: skip
+            if status != kern.NEED_ROOM:
+                break
+            self._grow_trail()
         if status == kern.OVERFLOW:  # pragma: no cover - the stack bound is proven in the kernel's docstring
             raise AssertionError("call stack overflow in the Light-Bot search")
+        if budget is None and status == kern.PAUSED:
+            took = time.monotonic() - started
+            if took < PACE / 2:
+                self.budget = min(2 * self.budget, MAX_CHUNK)
+            elif took > PACE:
+                self.budget = max(self.budget // 2, 1)
         return status
+
+    def _grow_trail(self) -> None:
+        rows = self.trail.shape[0]
+        grown = min(2 * rows, kern.trail_rows(self.cells))
+        if grown <= rows:  # pragma: no cover - trail_rows is the most a path of nodes can log
+            raise AssertionError("the Light-Bot search's trail is at its bound and asks for more")
+        _check_budget(search_bytes(self.cells, grown) + 48 * rows, self.budget_bytes)  # the old trail until copied
+        trail = np.zeros((grown, 6), np.int64)
+        trail[:rows] = self.trail
+        self.trail = trail
 
     @property
     def nodes(self) -> int:
@@ -264,7 +406,7 @@ class _Share:
 
     programs: tuple[Program, ...]
     nodes: int
-    finished: bool  # False: stopped by the deadline before the share was searched
+    finished: bool  # False: stopped by the deadline or the stop event before the share was searched
     capped: bool = False
 
 
@@ -278,24 +420,26 @@ def _search_length(
     workers: int = 1,
     report: Any = None,
     guess: int = 0,
-    stop: Any = None,
+    budget: int | None = None,
 ) -> _Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
     `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
-    kernel calls (it may raise Timeout); `stop` (an Event) set ends the search as
-    the deadline does. `guess` (bits kern.GUESS_*) narrows the
-    search to likely programs: it may then miss programs, so it proves nothing. Each program is returned as found; the
-    caller re-checks it with the simulator.
+    kernel calls (it may raise Timeout); in a worker process, the pool's stop
+    event ends the search as the deadline does (gridbot.solve.workers). `guess`
+    (bits kern.GUESS_*) narrows the search to likely programs: it may then miss
+    programs, so it proves nothing. Each program is returned as found; the
+    caller re-checks it with the simulator. Raises OutOfBudget when the
+    search's arrays would pass `budget` bytes (None: the memory budget).
     """
-    search = _Search(t, L, jit)
+    search = _Search(t, L, jit, budget)
     search.sc[kern.S_GUESS] = guess
     search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
     search.sc[kern.S_WORKER] = worker
     search.sc[kern.S_WORKERS] = workers
     found: list[Program] = []
     while True:
-        status = search.step(CHUNK)
+        status = search.step()
         if status == kern.FOUND:
             program = search.program()
             if program not in found:
@@ -306,7 +450,7 @@ def _search_length(
                 return _Share(tuple(found), search.nodes, True, capped=True)
         elif status == kern.EXHAUSTED:
             return _Share(tuple(found), search.nodes, True)
-        if (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.is_set()):
+        if (deadline is not None and time.monotonic() > deadline) or workers_mod.stop_requested():
             return _Share(tuple(found), search.nodes, False)
         if report is not None:
             report(search.nodes)
@@ -316,18 +460,19 @@ class _Guesser:
     """Upper bounds found ahead of the exact search: the best program is a length to aim at.
 
     First, on levels of few lights, a program built from pieces of the
-    shortest winning walks (gridbot.solve.lightbot_paths); then a narrowed
-    search (kern.GUESS_*) for programs shorter than the best so far. When the
-    best program has n commands and the exact search has excluded every
-    length below n, it is optimal and the most expensive length need not be
-    searched; when time runs out first, it is the best program known. Neither
-    narrowing proves anything itself.
+    shortest winning walks (gridbot.solve.lightbot_paths, `paths`); then a
+    narrowed search (kern.GUESS_*) for programs shorter than the best so far
+    (`advance`). When the best program has n commands and the exact search has
+    excluded every length below n, it is optimal and the most expensive length
+    need not be searched; when time runs out first, it is the best program
+    known. Neither narrowing proves anything itself.
     """
 
-    def __init__(self, level: Level, t: Tables, jit: bool) -> None:
+    def __init__(self, level: Level, t: Tables, jit: bool, budget: int | None = None) -> None:
         self.level = level
         self.t = t
         self.jit = jit
+        self.budget = memory_budget() if budget is None else budget  # bytes for its search
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
         self.nodes = 0
@@ -340,6 +485,16 @@ class _Guesser:
         nxt = max(first, self.next)
         return nxt > MAX_TOTAL or (self.best is not None and nxt >= self.best.tokens)
 
+    def paths(self, seconds: float, tick: Any = None) -> None:
+        """Once per solve: the program from pieces of winning walks, in at most `seconds` (`tick()` is called
+        between its steps of work and may raise Timeout)."""
+        if self.paths_tried:
+            return
+        self.paths_tried = True
+        found = lightbot_paths.from_paths(self.level, seconds=seconds, tick=tick, max_bytes=self.budget)
+        if found is not None and (self.best is None or found.tokens < self.best.tokens):
+            self.best = _checked(self.level, [found], tick)[0]
+
     def advance(self, seconds: float, first: int, report: Any) -> None:
         """Search on for about `seconds` (one kernel call at least), lengths from `first` up, for a shorter program.
 
@@ -348,21 +503,17 @@ class _Guesser:
         between kernel calls (it may raise Timeout).
         """
         stop = time.monotonic() + seconds
-        if not self.paths_tried:
-            self.paths_tried = True
-            found = lightbot_paths.from_paths(self.level, seconds=min(max(seconds, PATHS_MIN), PATHS_MAX))
-            if found is not None:
-                self.best = _checked(self.level, [found])[0]
         while not self.done(first):
             first = max(first, self.next)
             if self.search is None or first > self.search.L:
-                self.search = _Search(self.t, first, self.jit)
+                self.search = None  # its arrays go before the next search's are made
+                self.search = _Search(self.t, first, self.jit, self.budget)
                 self.search.sc[kern.S_GUESS] = GUESS
             before = self.search.nodes
-            status = self.search.step(CHUNK)
+            status = self.search.step()
             self.nodes += self.search.nodes - before
             if status == kern.FOUND:
-                found = _checked(self.level, [self.search.program()])[0]
+                found = _checked(self.level, [self.search.program()], lambda: report(self.nodes))[0]
                 if self.best is None or found.tokens < self.best.tokens:
                     self.best = found
             if status != kern.PAUSED:  # a shorter one would have been met before this length ended
@@ -373,19 +524,36 @@ class _Guesser:
                 return
 
 
-def _checked(level: Level, programs: Any) -> list[Program]:
-    """The programs, shortest first, each re-run by the game's simulator."""
+def _checked(level: Level, programs: Any, tick: Any = None) -> list[Program]:
+    """The programs, shortest first, each re-run by the game's simulator (`tick()` now and then: the clock)."""
     for program in programs:
-        if not lightbot.run(level, program).verdict.won:  # pragma: no cover - a bug in the kernel
+        if not lightbot.run(level, program, tick).verdict.won:  # pragma: no cover - a bug in the kernel
             raise AssertionError(f"the solver produced a losing program: {program}")
     return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
 
 
+def _check_budget(need: int, budget: int) -> None:
+    """OutOfBudget when `need` bytes pass `budget`."""
+    if need > budget:
+        raise OutOfBudget(
+            f"the search's tables need {need / 2**20:,.0f} MiB, more than its memory budget ({budget / 2**20:,.0f} MiB)"
+        )
+
+
 def _worker_share(
-    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, stop: Any
+    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, budget: int
 ) -> _Share:
+    """One share of length L, in a worker process (stopped by the pool's stop event or after `seconds`)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(t, L, all_solutions, deadline, True, worker, workers, stop=stop)
+    return _search_length(t, L, all_solutions, deadline, True, worker, workers, budget=budget)
+
+
+def look_ahead_seconds(expected: float, left: float | None) -> float:
+    """The look-ahead's time before (or at the head start of) a length expected to take `expected` seconds:
+    GUESS_SHARE of it once that is more than GUESS_AFTER, and never more than GUESS_OF_LEFT of the time
+    `left` (None: no limit), so that the exact search always keeps most of the time."""
+    ahead = GUESS_SHARE * expected if expected > GUESS_AFTER else 0.0
+    return ahead if left is None else min(ahead, GUESS_OF_LEFT * left)
 
 
 def solve(
@@ -403,156 +571,209 @@ def solve(
     `all_solutions`, one per walk, capped at 100), 'unsolvable' when no program
     within the slot limits wins, or, when the time limit or `max_length` ends
     the search first, 'solved' with the best program known or 'timeout' when
-    there is none, `lower_bound` being the first length not excluded. Lengths
-    whose search is expected to take more than a couple of seconds are split
-    into shares over `workers` processes (default: every core), share k of n
-    taking every n-th subtree from the k-th at a fixed depth. A narrowed search
-    (_Guesser) looks ahead for half the time each length is expected to take
-    (at the head start of the shares when there are some, on a core of its
-    own): a program of the length the exact search has just reached is then
-    optimal without searching that length, and one a length further lets the
-    exact search skip a length. Exponential in the
-    length; each answer is re-run by the game's simulator.
+    there is none, `lower_bound` being the first length not excluded. When the
+    search's tables would pass the memory budget, 'solved' or 'timeout' with
+    stats["reason"] saying so. Lengths whose search is expected to take more
+    than a few seconds are split into shares over `workers` processes
+    (default: every core the process may use), share k of n taking every n-th
+    subtree from the k-th at a fixed depth. A narrowed search (_Guesser) looks
+    ahead for half the time each length is expected to take, at most a
+    quarter of the time left (at the head start of the shares when there are
+    some, on a core of its own): a program of the length the exact search has
+    just reached is then optimal without searching that length, and one a
+    length further lets the exact search skip a length. Every phase looks at
+    the clock (loading the compiled kernel included): the answer comes within
+    the time limit plus a fraction of a second. Exponential in the length;
+    each answer is re-run by the game's simulator.
     """
-    if jit:
-        warm_up()  # loading compiled code is not solving: before the clock
-    clock = Clock(time_limit, progress)
+    clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     if not level.lights:
         return SolveResult("lightbot", level.name, "optimal", Program(""), 0, clock.seconds, 0, {"candidates": 0})
+    left = clock.left()
+    if left is not None and left < (WARM_UP_SECONDS if jit and not _WARM else 0.0):
+        # the caller's start-up (loading numba) ate the time: loading the kernel would only overrun it
+        reason = "no time left to load the compiled search"
+        return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, 1, {"reason": reason})
+    if jit:
+        warm_up()
     t = tables(level)
+    if not one_walk_can_light_all(t):
+        stats = {"candidates": 0, "reason": "no walk stands on every light (they are not on one path of the moves)"}
+        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, MAX_TOTAL + 1, stats)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
-    workers = (os.cpu_count() or 1) if workers is None else max(1, workers)
-    guesser = _Guesser(level, t, jit)
-    nodes = 0
-    low = 1  # every length below is excluded
-    last = 0.0
+    workers = workers_mod.cores() if workers is None else max(1, workers)
+    return _Solve(level, t, clock, all_solutions, jit, workers).run(limit)
 
-    def stats() -> dict[str, Any]:
-        return {"candidates": nodes + guesser.nodes, "guess_candidates": guesser.nodes}
 
-    def met_ahead() -> bool:
+class _Solve:
+    """One solve: iterative deepening, the look-ahead beside it, the worker processes for long lengths."""
+
+    def __init__(self, level: Level, t: Tables, clock: Clock, all_solutions: bool, jit: bool, workers: int) -> None:
+        self.level = level
+        self.t = t
+        self.clock = clock
+        self.all_solutions = all_solutions
+        self.jit = jit
+        self.workers = workers
+        # bytes per search, read once: one search per worker, and the look-ahead's
+        self.budget = memory_budget(1 / (workers + 1))
+        self.guesser = _Guesser(level, t, jit, self.budget)
+        self.nodes = 0  # candidates of the exact search, lengths done
+        self.low = 1  # every length below is excluded
+        self.reason = ""  # why the search stopped short, when not the time limit
+        self.pool: Any = None
+        self.stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
+
+    def stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"candidates": self.nodes + self.guesser.nodes, "guess_candidates": self.guesser.nodes}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def result(self, status: str, program: Program | None = None, solutions: tuple = (), capped: bool = False):
+        length = None if program is None else program.tokens
+        return SolveResult(
+            "lightbot", self.level.name, status, program, length, self.clock.seconds, self.low, self.stats(),
+            solutions, capped,
+        )  # fmt: skip
+
+    def met_ahead(self) -> bool:
         """Has the look-ahead met a program of the first length not excluded? It is then optimal."""
-        return not all_solutions and guesser.best is not None and guesser.best.tokens == low
+        best = self.guesser.best
+        return not self.all_solutions and best is not None and best.tokens == self.low
 
-    def left() -> float | None:
-        return None if time_limit is None else time_limit - clock.seconds
-
-    def jump_to() -> int:
+    def jump_to(self, limit: int) -> int:
         """The length to search next: `low`, or one below the best program known when that is at most JUMP
         lengths further (excluding it excludes every length up to it: the best is then optimal)."""
-        best = guesser.best
-        if best is not None and not all_solutions and low < best.tokens - 1 <= min(low + JUMP, limit):
+        best = self.guesser.best
+        if best is not None and not self.all_solutions and self.low < best.tokens - 1 <= min(self.low + JUMP, limit):
             return best.tokens - 1
-        return low
+        return self.low
 
-    def optimal_ahead() -> SolveResult:
-        best = guesser.best
-        return SolveResult("lightbot", level.name, "optimal", best, low, clock.seconds, low, stats())
+    def check(self, L: int, guessed: int | None = None) -> None:
+        """Look at the clock (Timeout past the deadline) and report progress."""
+        done = self.nodes + (self.guesser.nodes if guessed is None else guessed)
+        self.clock.check(length=L, candidates=done)
 
-    def submit(jobs: list[Any], L: int, share: int, count: int) -> None:
-        """Hand share `share` of `count` of length L to the worker processes."""
-        jobs.append(pool.submit(_worker_share, t, L, all_solutions, left(), share, count, stop))
-
-    pool: Any = None
-    stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
-
-    with contextlib.ExitStack() as resources:
+    def run(self, limit: int) -> SolveResult:
+        last = 0.0  # seconds the last length took
         try:
-            while limit >= low:
-
-                def report(done: int, L: int = low, before: int = nodes) -> None:
-                    clock.check(length=L, candidates=before + guesser.nodes + done)
-
-                def report_guess(guessed: int, L: int = low, before: int = nodes) -> None:
-                    clock.check(length=L, candidates=before + guessed)
-
-                expected = last * GROWTH
-                parallel = jit and workers > 1 and expected > PARALLEL_AFTER
-                ahead = GUESS_SHARE * expected if expected > GUESS_AFTER else 0.0
-                if ahead and not parallel:
-                    guesser.advance(ahead, low, report_guess)
-                if met_ahead():
-                    return optimal_ahead()
-                L = jump_to()
-                started = time.monotonic()
-                if parallel:
-                    if pool is None:
-                        context = multiprocessing.get_context("fork")  # children inherit the compiled kernel
-                        stop = resources.enter_context(context.Manager()).Event()  # a proxy: it can be sent
-                        pool = resources.enter_context(ProcessPoolExecutor(workers, mp_context=context))
-                    stop.clear()
-                    count = SHARES_PER_WORKER * workers
-                    jobs: list[Any] = []
-
-                    # Head start: this process looks ahead on a core of its own while the other cores take
-                    # the length's shares one by one. A program met two lengths ahead lets this length be
-                    # skipped (the jump) before every core has been spent on it; one of this very length is
-                    # optimal outright. The shares are many and small, so that the cores end together
-                    # although one of them starts late.
-                    shares_left = list(range(count))
-                    head_until = started + ahead
-                    while shares_left and time.monotonic() < head_until and not guesser.done(low):
-                        while shares_left and sum(not job.done() for job in jobs) < workers - 1:
-                            submit(jobs, L, shares_left.pop(0), count)
-                        guesser.advance(min(SLICE, head_until - time.monotonic()), low, report_guess)
-                        clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
-                        if met_ahead() or jump_to() > L:
-                            stop.set()  # this length's search is needed no more
-                            break
-                    if not stop.is_set():
-                        for share in shares_left:
-                            submit(jobs, L, share, count)
-                    while not all(job.done() for job in jobs):
-                        wait(jobs, timeout=SLICE)
-                        if not all_solutions and any(job.done() and job.result().programs for job in jobs):
-                            stop.set()  # one program is all that is asked for
-                        clock.check(length=L, candidates=nodes + guesser.nodes, workers=workers)
-                    shares = [job.result() for job in jobs]
-                    jumped = stop.is_set() and not met_ahead() and not any(share.programs for share in shares)
-                else:
-                    seconds = left()
-                    deadline = None if seconds is None else time.monotonic() + seconds
-                    shares = [_search_length(t, L, all_solutions, deadline, jit, report=report)]
-                    jumped = False
-                nodes += sum(share.nodes for share in shares)
-                if jumped:
-                    continue  # the next round searches one below the best program known
-                last = time.monotonic() - started
-                if met_ahead():
-                    return optimal_ahead()
-                found = _checked(level, [p for share in shares for p in share.programs])
-                if found and found[0].tokens == low:  # every program met has at most L commands
-                    capped = any(share.capped for share in shares) or len(found) > MAX_ALL
-                    listed = tuple(found[:MAX_ALL]) if all_solutions else ()
-                    return SolveResult(
-                        "lightbot", level.name, "optimal", found[0], low, clock.seconds, low, stats(), listed, capped
-                    )
-                if found:  # after a jump: shorter than the best known, not yet proven
-                    guesser.best = found[0]
-                elif not all(share.finished for share in shares):
-                    raise Timeout
-                else:
-                    low = L + 1
-                clock.check(length=low, candidates=nodes + guesser.nodes)
+            with contextlib.ExitStack() as resources:
+                while limit >= self.low:
+                    expected = last * GROWTH
+                    parallel = self.jit and self.workers > 1 and expected > PARALLEL_AFTER
+                    ahead = look_ahead_seconds(expected, self.clock.left())
+                    started = time.monotonic()
+                    if ahead and not parallel:
+                        self.guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=lambda: self.check(self.low))
+                        spent = time.monotonic() - started
+                        self.guesser.advance(max(0.0, ahead - spent), self.low, lambda n: self.check(self.low, n))
+                    if self.met_ahead():
+                        return self.result("optimal", self.guesser.best)
+                    L = self.jump_to(limit)
+                    started = time.monotonic()
+                    if parallel:
+                        shares, jumped = self._in_parallel(L, ahead, resources)
+                    else:
+                        shares, jumped = self._in_process(L), False
+                    self.nodes += sum(share.nodes for share in shares)
+                    if jumped:
+                        continue  # the next round searches one below the best program known
+                    last = time.monotonic() - started
+                    if self.met_ahead():
+                        return self.result("optimal", self.guesser.best)
+                    met = [p for share in shares for p in share.programs]
+                    found = _checked(self.level, met, lambda: self.check(self.low))
+                    if found and found[0].tokens == self.low:  # every program met has at most L commands
+                        capped = any(share.capped for share in shares) or len(found) > MAX_ALL
+                        listed = tuple(found[:MAX_ALL]) if self.all_solutions else ()
+                        return self.result("optimal", found[0], listed, capped)
+                    if found:  # after a jump: shorter than the best known, not yet proven
+                        self.guesser.best = found[0]
+                    elif not all(share.finished for share in shares):
+                        raise Timeout
+                    else:
+                        self.low = L + 1
+                    self.check(self.low)
         except Timeout:
-            if stop is not None:
-                stop.set()  # the workers need not wait for their own deadline
-    if low > MAX_TOTAL:
-        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, low, stats())
-    if guesser.best is not None:
-        best = guesser.best
-        return SolveResult("lightbot", level.name, "solved", best, best.tokens, clock.seconds, low, stats())
-    return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, low, stats())
+            pass  # leaving the `with` block has stopped the worker processes
+        except OutOfBudget as error:
+            self.reason = str(error)
+        if self.low > MAX_TOTAL:
+            return self.result("unsolvable")
+        if self.guesser.best is not None:
+            return self.result("solved", self.guesser.best)
+        return self.result("timeout")
+
+    def _in_process(self, L: int) -> list[_Share]:
+        left = self.clock.left()
+        deadline = None if left is None else time.monotonic() + left
+        before = self.nodes
+
+        def report(done: int) -> None:
+            self.clock.check(length=L, candidates=before + self.guesser.nodes + done)
+
+        return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, budget=self.budget)]
+
+    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[_Share], bool]:
+        """Length L in shares over the worker processes, with the look-ahead's head start: the shares, and
+        whether the length was left for a jump."""
+        if self.pool is None:
+            self.pool, self.stop = resources.enter_context(workers_mod.local_pool(self.workers))
+        self.stop.clear()
+        count = SHARES_PER_WORKER * self.workers
+        jobs: list[Any] = []
+        shares_left = list(range(count))
+        guesser = self.guesser
+
+        def submit(part: int) -> None:
+            jobs.append(
+                self.pool.submit(
+                    _worker_share, self.t, L, self.all_solutions, self.clock.left(), part, count, self.budget
+                )
+            )
+
+        def feed() -> None:
+            """Keep every core but this one busy with shares; look at the clock."""
+            while shares_left and sum(not job.done() for job in jobs) < self.workers - 1:
+                submit(shares_left.pop(0))
+            self.check(L)
+
+        # Head start: this process looks ahead on a core of its own while the other cores take the length's
+        # shares one by one. A program met two lengths ahead lets this length be skipped (the jump) before
+        # every core has been spent on it; one of this very length is optimal outright. The shares are many
+        # and small, so that the cores end together although one of them starts late.
+        head_until = time.monotonic() + ahead
+        if ahead:
+            feed()
+            guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=feed)
+        while shares_left and time.monotonic() < head_until and not guesser.done(self.low):
+            feed()
+            guesser.advance(min(SLICE, head_until - time.monotonic()), self.low, lambda n: self.check(L, n))
+            if self.met_ahead() or self.jump_to(MAX_TOTAL) > L:
+                self.stop.set()  # this length's search is needed no more
+                break
+        if not self.stop.is_set():
+            for part in shares_left:
+                submit(part)
+        while not all(job.done() for job in jobs):
+            wait(jobs, timeout=SLICE)
+            if not self.all_solutions and any(job.done() and job.result().programs for job in jobs):
+                self.stop.set()  # one program is all that is asked for
+            self.check(L)
+        shares = [job.result() for job in jobs]
+        jumped = self.stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
+        return shares, jumped
 
 
 _WARM: list[bool] = []
 
 
 def warm_up() -> None:
-    """Load (or compile) the kernel on a tiny level, once per process, before any clock starts."""
+    """Load (or compile) the kernels on a tiny level, once per process. O(1) once compiled."""
     if _WARM:
         return
     _WARM.append(True)
     search = _Search(tables(Level.parse("000\n\n>*.")), 4)
-    while search.step(CHUNK) not in (kern.EXHAUSTED,):
+    while search.step(MAX_CHUNK) not in (kern.EXHAUSTED,):
         pass

@@ -19,7 +19,8 @@ bound that the exact search may then prove or beat.
 from __future__ import annotations
 
 import time
-from collections import Counter, deque
+from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,68 +28,108 @@ from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.kernels import lightbot_paths as kern
 from gridbot.kernels.lightbot import board_arrays
+from gridbot.solve.search import memory_budget
 
 MAX_LIGHTS = 6  # a call's passing light patterns are a 64-bit set
 OPS = "FJLRX12"
 PIECE = 8  # the longest procedure body tried
+MAX_WALK_COMMANDS = 200_000  # winning_walks lists no more commands than this in all (long walks on big boards)
 
 
-def winning_walks(level: Level, slack: int = 2, limit: int = 5000) -> list[str]:
+def _states_bytes(level: Level) -> int:
+    """Bytes of the per-state arrays (distances, the breadth-first queue and parents) on this level. O(1)."""
+    states = len(level.heights) * len(level.heights[0]) * 4 * (1 << len(level.lights))
+    return 8 * 6 * (states + 1)
+
+
+def winning_walks(
+    level: Level,
+    slack: int = 2,
+    limit: int = 5000,
+    deadline: float | None = None,
+    tick: Callable[[], None] | None = None,
+) -> list[str]:
     """Walks of single commands (F J L R X) that win, at most `slack` longer than the shortest; at most `limit`.
 
-    Breadth-first over (tile, facing, lights on), then every walk that keeps
-    within `slack` of the distances found. O(states x 5) plus the walks listed.
+    Breadth-first distances over (tile, facing, lights on) from the start and
+    to the goal (compiled: kern.distances), then every walk that keeps within
+    `slack` of the distances from the start, depth first. A branch is entered
+    only if its distance to the goal lets it end within the budget, so every
+    branch ends in a walk: O(states x 5 + walks listed x length x 5). Stops
+    (with the walks so far) at `deadline` (time.monotonic()) or after
+    MAX_WALK_COMMANDS commands listed in all; `tick()` is called now and then
+    (it may raise).
     """
-    index = {tile: i for i, tile in enumerate(level.lights)}
-    full = (1 << len(index)) - 1
-
-    def step(state: tuple, op: str) -> tuple | None:
-        tile, facing, lit = state
-        if op in "FJ":
-            to = level.move(tile, facing, op)
-            return None if to == tile else (to, facing, lit)
-        if op == "L":
-            return tile, (facing - 1) % 4, lit
-        if op == "R":
-            return tile, (facing + 1) % 4, lit
-        return (tile, facing, lit ^ (1 << index[tile])) if tile in index else None
-
-    start = (level.start, int(level.facing), 0)
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        state = todo.popleft()
-        for op in "FJLRX":
-            nxt = step(state, op)
-            if nxt is not None and nxt not in dist:
-                dist[nxt] = dist[state] + 1
-                todo.append(nxt)
-    ends = [d for (_, _, lit), d in dist.items() if lit == full]
-    if not ends:
+    if not level.lights:
+        return [""]
+    mv, light, full, start, facing = board_arrays(level)
+    patterns = full + 1
+    states = mv.shape[0] * 4 * patterns
+    dist_from = np.empty(states, np.int64)
+    dist_to = np.empty(states, np.int64)
+    queue = np.empty(states, np.int64)
+    kern.distances(mv, light, full, start, facing, len(level.heights[0]), dist_from, dist_to, queue)
+    s0 = (start * 4 + facing) * patterns
+    if dist_to[s0] < 0:
         return []
-    budget = min(ends) + slack
+    budget = int(dist_to[s0]) + slack
+    moves = mv.tolist()
+    lights = light.tolist()
+    d_from = dist_from.tolist()
+    d_to = dist_to.tolist()
+
+    def step(s: int, op: int) -> int:
+        lit = s % patterns
+        pos, f = divmod(s // patterns, 4)
+        if op <= 1:
+            to = moves[pos][f][op]
+            return -1 if to == pos else (to * 4 + f) * patterns + lit
+        if op == 2:
+            return (pos * 4 + (f + 3) % 4) * patterns + lit
+        if op == 3:
+            return (pos * 4 + (f + 1) % 4) * patterns + lit
+        return -1 if lights[pos] < 0 else s ^ (1 << lights[pos])
+
     walks: list[str] = []
-
-    def extend(state: tuple, walk: str) -> None:
-        if len(walks) >= limit:
-            return
-        if state[2] == full:
-            walks.append(walk)
-            return
-        for op in "FJLRX":
-            nxt = step(state, op)
-            if nxt is not None and dist[nxt] <= len(walk) + 1 <= budget and len(walk) + 1 - dist[nxt] <= slack:
-                extend(nxt, walk + op)
-
-    extend(start, "")
+    listed = 0
+    path: list[int] = []  # the ops of the walk under way
+    todo = [(s0, 0, 0)]  # (state, length, first op still to try), depth first without recursion
+    expanded = 0
+    while todo and len(walks) < limit and listed < MAX_WALK_COMMANDS:
+        s, n, op = todo.pop()
+        del path[n:]
+        if op == 0 and s % patterns == full:
+            walks.append("".join("FJLRX"[o] for o in path))
+            listed += n
+            continue
+        expanded += 1
+        if expanded % 4096 == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            if tick is not None:
+                tick()
+        while op < 5:
+            nxt = step(s, op)
+            op += 1
+            if nxt < 0 or not d_from[nxt] <= n + 1 <= budget or n + 1 - d_from[nxt] > slack:
+                continue
+            if 0 <= d_to[nxt] <= budget - n - 1:  # the goal is still in reach: this branch lists a walk
+                todo.append((s, n, op))  # come back for the next op
+                path.append(op - 1)
+                todo.append((nxt, n + 1, 0))
+                break
     return walks
 
 
-def candidates(walks: list[str]) -> tuple[list[str], list[str]]:
-    """Bodies to try: every piece of up to PIECE commands (f1), and every piece met twice in one walk (f2)."""
+def candidates(walks: list[str], deadline: float | None = None) -> tuple[list[str], list[str]]:
+    """Bodies to try: every piece of up to PIECE commands (f1), and every piece met twice in one walk (f2).
+
+    O(walks x length x PIECE); stops with the pieces so far at `deadline`."""
     pieces: set[str] = set()
     repeated: set[str] = set()
-    for walk in walks:
+    for number, walk in enumerate(walks):
+        if number % 64 == 63 and deadline is not None and time.monotonic() > deadline:
+            break
         counts: Counter[str] = Counter()
         for a in range(len(walk)):
             for b in range(a + 1, min(a + PIECE, len(walk)) + 1):
@@ -99,17 +140,28 @@ def candidates(walks: list[str]) -> tuple[list[str], list[str]]:
     return sorted(pieces, key=lambda s: (-len(s), s)), sorted(repeated, key=lambda s: (-len(s), s)) + [""]
 
 
-def from_paths(level: Level, seconds: float = 10.0, slack: int = 2) -> Program | None:
+def from_paths(
+    level: Level,
+    seconds: float = 10.0,
+    slack: int = 2,
+    tick: Callable[[], None] | None = None,
+    max_bytes: int | None = None,
+) -> Program | None:
     """The shortest program found from pieces of winning walks within `seconds`, re-checked; None if none.
 
-    Only for levels of at most MAX_LIGHTS lights (None otherwise). O(pairs x
-    states x 7) for the pairs tried in time.
+    Only for levels of at most MAX_LIGHTS lights whose per-state arrays fit in
+    `max_bytes` (default: the memory budget; None otherwise). Every phase
+    looks at the clock; `tick()` is called between steps of work (it may
+    raise, e.g. the solver's Timeout). O(states x 5 + pairs x states x 7) for
+    the pairs tried in time.
     """
     if not level.lights or len(level.lights) > MAX_LIGHTS:
         return None
+    if _states_bytes(level) > (memory_budget() if max_bytes is None else max_bytes):
+        return None
     stop = time.monotonic() + seconds
-    walks = winning_walks(level, slack)
-    f1s, f2s = candidates(walks)
+    walks = winning_walks(level, slack, deadline=stop, tick=tick)
+    f1s, f2s = candidates(walks, deadline=stop)
     mv, light, full, start, facing = board_arrays(level)
     cells = len(mv)
     states = cells * 4 * (full + 1)
@@ -121,6 +173,10 @@ def from_paths(level: Level, seconds: float = 10.0, slack: int = 2) -> Program |
     best_length = sum(LIMITS.values()) + 1
     for f2 in f2s:
         for piece in f1s:
+            if time.monotonic() > stop:
+                return best
+            if tick is not None:
+                tick()
             for f1 in {piece, piece.replace(f2, "2")} if f2 and f2 in piece else {piece}:
                 room = min(LIMITS["main"], best_length - 1 - len(f1) - len(f2))
                 if room < 1 or len(f1) > LIMITS["f1"] or len(f2) > LIMITS["f2"]:
@@ -133,10 +189,8 @@ def from_paths(level: Level, seconds: float = 10.0, slack: int = 2) -> Program |
                 length = kern.shortest_main(mv, light, full, start, facing, body, blen, room, eff, dist, parent, queue)
                 if length > 0:
                     program = _trim(Program(_main(parent, length, full + 1), f1, f2))
-                    if program.tokens < best_length and lightbot.run(level, program).verdict.won:
+                    if program.tokens < best_length and lightbot.run(level, program, tick).verdict.won:
                         best, best_length = program, program.tokens
-            if time.monotonic() > stop:
-                return best
     return best
 
 
