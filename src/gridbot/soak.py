@@ -11,6 +11,10 @@ child process with an address-space limit. A case passes when the command
   the command exits 1 with "re-check failed" otherwise),
 - writes no traceback and does not run out of memory.
 
+A hostile shape that is not a level of the game (named "bad input: ...")
+passes instead when the command exits 2 with one line on stderr and nothing
+on stdout.
+
 >>> [case.name for case in cases("carrots", seeds=[0], time_limit=1.0)][:2]
 ['random 2x2 seed 0', 'random 3x3 seed 0']
 
@@ -51,6 +55,11 @@ class Case:
     name: str
     text: str
     time_limit: float
+
+    @property
+    def invalid(self) -> bool:
+        """A shape the game's format refuses: the command must say so in one line and exit 2."""
+        return self.name.startswith("bad input")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +104,8 @@ def _hostile(game: str) -> list[tuple[str, str]]:
             ("full 32x32", "S" + "#" * 31 + "\n" + "\n".join(["#" * 32] * 31)),
             ("full 100x100", "S" + "#" * 99 + "\n" + "\n".join(["#" * 100] * 99)),
             ("full NxN", "S" + "#" * (n - 1) + "\n" + "\n".join(["#" * n] * (n - 1))),
-            ("islands", "S # # #\n" * 3),
+            ("islands", "S # # #\n# # # #\n# # # #"),
+            ("bad input: two starts", "S # # #\n" * 3),
         ]
     if game == "pellet":
         return [
@@ -124,7 +134,7 @@ def _hostile(game: str) -> list[tuple[str, str]]:
                     + ["#" + " " * (inner - 1) + "$#", "#" * n]
                 ),
             ),
-            ("no booth", "#####\n#@  #\n#   #\n#####"),
+            ("bad input: no booth", "#####\n#@  #\n#   #\n#####"),
         ]
     if game == "robos_escape":
         return [
@@ -161,6 +171,7 @@ def cases(game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int
                 continue
             out.append(Case(game, f"random {width}x{height} seed {seed}", str(level), time_limit))
     out += [Case(game, name, text, time_limit) for name, text in _hostile(game)]
+    out.append(Case(game, "bad input: control characters", "\x00\x01\x02\n\x7f", time_limit))
     return out
 
 
@@ -219,6 +230,10 @@ def _judge(case: Case, code: int, stdout: str, stderr: str, seconds: float, peak
         problems.append("killed: no answer long after the time bound")
     if "Traceback" in stderr or "MemoryError" in stderr:
         problems.append("traceback: " + stderr.strip().splitlines()[-1][:200])
+    if case.invalid:
+        if code != 2 or stdout.strip() or len(stderr.strip().splitlines()) != 1:
+            problems.append(f"a bad level must exit 2 with one line on stderr, not exit {code}: {stderr.strip()[:200]}")
+        return Outcome(case, None, None, code, seconds, peak, "; ".join(problems))
     lines = [line for line in stdout.splitlines() if line.strip()]
     try:
         data = json.loads(lines[-1]) if len(lines) == 1 else None

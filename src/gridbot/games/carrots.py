@@ -182,8 +182,9 @@ def random_level(width: int, height: int, seed: int, fill: float = 0.6, marked: 
     (so every square is joined to `S` through neighbours, and a tour marks them
     all) until `fill` of the width x height cells are squares; each square but
     `S` is `O` (already marked) with probability `marked`, and the rest of the
-    grid is void. The same arguments give the same board (Python's `random`
-    with `seed`). Raises ValueError for sides outside 1..1000 or `fill`,
+    grid is void; the board is then cropped to the squares' bounding box (so
+    that it prints as text that parses back to it). The same arguments give the
+    same board (Python's `random` with `seed`). Raises ValueError for sides outside 1..1000 or `fill`,
     `marked` outside their ranges. O(width x height).
     """
     if not (1 <= width <= MAX_GRID_SIDE and 1 <= height <= MAX_GRID_SIDE):
@@ -217,7 +218,10 @@ def random_level(width: int, height: int, seed: int, fill: float = 0.6, marked: 
         grid[cell] = MARKED if rng.random() < marked else SQUARE
         placed += 1
         grow(cell)
-    text = "\n".join("".join(grid[r * width : (r + 1) * width]) for r in range(height))
+    rows = ["".join(grid[r * width : (r + 1) * width]) for r in range(height)]
+    used = [r for r, row in enumerate(rows) if row.strip()]
+    left = min(len(row) - len(row.lstrip()) for row in rows if row.strip())
+    text = "\n".join(row[left:].rstrip() for row in rows[used[0] : used[-1] + 1])
     return Level.parse(text, name=name or f"random {width}x{height} seed {seed}")
 
 
