@@ -144,7 +144,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from concurrent.futures import wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,6 +157,7 @@ from gridbot.result import SolveResult
 from gridbot.solve import lightbot_paths
 from gridbot.solve import workers as workers_mod
 from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
+from gridbot.solve.shares import Share, collect
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
@@ -400,16 +400,6 @@ class _Search:
         return Program(*bodies)
 
 
-@dataclass(frozen=True, slots=True)
-class _Share:
-    """What one search of length L (or one worker's share of it) found."""
-
-    programs: tuple[Program, ...]
-    nodes: int
-    finished: bool  # False: stopped by the deadline or the stop event before the share was searched
-    capped: bool = False
-
-
 def _search_length(
     t: Tables,
     L: int,
@@ -421,7 +411,7 @@ def _search_length(
     report: Any = None,
     guess: int = 0,
     budget: int | None = None,
-) -> _Share:
+) -> Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
     `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
@@ -445,13 +435,13 @@ def _search_length(
             if program not in found:
                 found.append(program)
             if not all_solutions:
-                return _Share(tuple(found), search.nodes, True)
+                return Share(tuple(found), search.nodes, True)
             if len(found) >= MAX_ALL:
-                return _Share(tuple(found), search.nodes, True, capped=True)
+                return Share(tuple(found), search.nodes, True, capped=True)
         elif status == kern.EXHAUSTED:
-            return _Share(tuple(found), search.nodes, True)
+            return Share(tuple(found), search.nodes, True)
         if (deadline is not None and time.monotonic() > deadline) or workers_mod.stop_requested():
-            return _Share(tuple(found), search.nodes, False)
+            return Share(tuple(found), search.nodes, False)
         if report is not None:
             report(search.nodes)
 
@@ -542,7 +532,7 @@ def _check_budget(need: int, budget: int) -> None:
 
 def _worker_share(
     t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, budget: int
-) -> _Share:
+) -> Share:
     """One share of length L, in a worker process (stopped by the pool's stop event or after `seconds`)."""
     deadline = None if seconds is None else time.monotonic() + seconds
     return _search_length(t, L, all_solutions, deadline, True, worker, workers, budget=budget)
@@ -705,7 +695,7 @@ class _Solve:
             return self.result("solved", self.guesser.best)
         return self.result("timeout")
 
-    def _in_process(self, L: int) -> list[_Share]:
+    def _in_process(self, L: int) -> list[Share]:
         left = self.clock.left()
         deadline = None if left is None else time.monotonic() + left
         before = self.nodes
@@ -715,7 +705,7 @@ class _Solve:
 
         return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, budget=self.budget)]
 
-    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[_Share], bool]:
+    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[Share], bool]:
         """Length L in shares over the worker processes, with the look-ahead's head start: the shares, and
         whether the length was left for a jump."""
         if self.pool is None:
@@ -756,12 +746,7 @@ class _Solve:
         if not self.stop.is_set():
             for part in shares_left:
                 submit(part)
-        while not all(job.done() for job in jobs):
-            wait(jobs, timeout=SLICE)
-            if not self.all_solutions and any(job.done() and job.result().programs for job in jobs):
-                self.stop.set()  # one program is all that is asked for
-            self.check(L)
-        shares = [job.result() for job in jobs]
+        shares = collect(jobs, self.stop, lambda: self.check(L), self.all_solutions)
         jumped = self.stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
         return shares, jumped
 

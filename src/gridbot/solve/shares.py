@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, wait
+from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,20 @@ def search_shares(
     O(count) submissions.
     """
     stop.clear()
-    jobs = [pool.submit(share, k, count) for k in range(count)]
+    done = collect([pool.submit(share, k, count) for k in range(count)], stop, check, all_solutions)
+    programs = tuple(p for part in done for p in part.programs)
+    return Share(
+        programs,
+        sum(part.nodes for part in done),
+        all(part.finished for part in done),
+        any(part.capped for part in done),
+    )
+
+
+def collect(jobs: list[Future], stop: Any, check: Callable[[], None], all_solutions: bool = False) -> list[Share]:
+    """Wait for submitted shares (futures of Share) and return them: `check()` every SLICE seconds (it may
+    raise; the shares are then told to stop through `stop` and the exception goes on), and unless
+    `all_solutions` the first program found stops the others. O(len(jobs)) per look."""
     try:
         while not all(job.done() for job in jobs):
             wait(jobs, timeout=SLICE)
@@ -65,14 +78,7 @@ def search_shares(
     except BaseException:
         stop.set()
         raise
-    done = [job.result() for job in jobs]
-    programs = tuple(p for part in done for p in part.programs)
-    return Share(
-        programs,
-        sum(part.nodes for part in done),
-        all(part.finished for part in done),
-        any(part.capped for part in done),
-    )
+    return [job.result() for job in jobs]
 
 
 def _example_share(k: int, count: int) -> Share:
