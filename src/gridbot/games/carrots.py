@@ -183,9 +183,10 @@ def random_level(width: int, height: int, seed: int, fill: float = 0.6, marked: 
     all) until `fill` of the width x height cells are squares; each square but
     `S` is `O` (already marked) with probability `marked`, and the rest of the
     grid is void; the board is then cropped to the squares' bounding box (so
-    that it prints as text that parses back to it). The same arguments give the
-    same board (Python's `random` with `seed`). Raises ValueError for sides outside 1..1000 or `fill`,
-    `marked` outside their ranges. O(width x height).
+    that it prints as text that parses back to it). The same arguments give
+    the same board (Python's `random` with `seed`). Raises ValueError for sides
+    outside 1..1000 or `fill`, `marked` outside their ranges.
+    O(width x height).
     """
     if not (1 <= width <= MAX_GRID_SIDE and 1 <= height <= MAX_GRID_SIDE):
         raise ValueError(f"board sides must be 1 to {MAX_GRID_SIDE}, not {width} x {height}")

@@ -115,9 +115,9 @@ GRACE_MIN, GRACE_SHARE, GRACE_MAX = 0.1, 0.05, 0.5  # finishing time past the de
 GREEDY_UNTIMED = 2.0  # seconds the greedy program may take when there is no time limit
 # the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left than this
 # it does not start them (the plain tour answers), so that loading ends well inside the time bound's slack
+WARM_UP_MIN_LEFT = 0.5
 # from this many squares the compiled tour, loaded alone from numba's cache (about 0.4 s), beats the plain one
 KERNEL_TOUR_SQUARES = 200_000
-WARM_UP_MIN_LEFT = 0.5
 
 
 @dataclass(slots=True)
