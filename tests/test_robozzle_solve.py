@@ -154,3 +154,12 @@ def test_a_star_cut_off_by_holes_is_unsolvable_at_once() -> None:
     result = solve(level)
     assert result.status == "unsolvable" and "row 1, column 4" in result.stats["reason"]
     assert brute_robozzle.minimum(level, 3) is None
+
+
+def test_the_kernels_report_the_status_codes_the_shares_read() -> None:
+    from gridbot.kernels import lightbot as lightbot_kernel
+    from gridbot.kernels import robozzle as robozzle_kernel
+    from gridbot.solve import shares
+
+    for kernel in (lightbot_kernel, robozzle_kernel):
+        assert (kernel.EXHAUSTED, kernel.FOUND) == (shares.EXHAUSTED, shares.FOUND)

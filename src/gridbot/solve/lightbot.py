@@ -157,7 +157,7 @@ from gridbot.result import SolveResult
 from gridbot.solve import lightbot_paths
 from gridbot.solve import workers as workers_mod
 from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
-from gridbot.solve.shares import Share, collect
+from gridbot.solve.shares import Share, collect, run_share
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
@@ -427,23 +427,7 @@ def _search_length(
     search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
     search.sc[kern.S_WORKER] = worker
     search.sc[kern.S_WORKERS] = workers
-    found: list[Program] = []
-    while True:
-        status = search.step()
-        if status == kern.FOUND:
-            program = search.program()
-            if program not in found:
-                found.append(program)
-            if not all_solutions:
-                return Share(tuple(found), search.nodes, True)
-            if len(found) >= MAX_ALL:
-                return Share(tuple(found), search.nodes, True, capped=True)
-        elif status == kern.EXHAUSTED:
-            return Share(tuple(found), search.nodes, True)
-        if (deadline is not None and time.monotonic() > deadline) or workers_mod.stop_requested():
-            return Share(tuple(found), search.nodes, False)
-        if report is not None:
-            report(search.nodes)
+    return run_share(search, search.step, all_solutions, MAX_ALL, deadline, report)
 
 
 class _Guesser:

@@ -68,7 +68,7 @@ from gridbot.kernels import robozzle as kern
 from gridbot.result import SolveResult
 from gridbot.solve import workers as _workers
 from gridbot.solve.search import Clock, Progress, Timeout
-from gridbot.solve.shares import Share, search_shares
+from gridbot.solve.shares import Share, run_share, search_shares
 
 CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
 MAX_ALL = 100
@@ -208,21 +208,7 @@ def _search_length(
     caller re-checks them with the simulator."""
     search = _Search(board, L, stack_cap, jit)
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = SPLIT_DEPTH, worker, workers
-    found: list[Program] = []
-    while True:
-        status = search.step(CHUNK)
-        if status == kern.FOUND:
-            program = search.program()
-            if program not in found:
-                found.append(program)
-            if not all_solutions or len(found) >= MAX_ALL:
-                return Share(tuple(found), search.nodes, True, len(found) >= MAX_ALL)
-        elif status == kern.EXHAUSTED:
-            return Share(tuple(found), search.nodes, True)
-        if (deadline is not None and time.monotonic() > deadline) or _workers.stop_requested():
-            return Share(tuple(found), search.nodes, False)
-        if check is not None:
-            check(search.nodes)
+    return run_share(search, lambda: search.step(CHUNK), all_solutions, MAX_ALL, deadline, check)
 
 
 def _share(board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, k: int, n: int) -> Share:

@@ -23,7 +23,10 @@ from concurrent.futures import Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
+from gridbot.solve.workers import stop_requested
+
 SLICE = 0.2  # seconds between looks at the workers (and at the clock)
+EXHAUSTED, FOUND = 0, 1  # the status codes of the search kernels (gridbot.kernels.lightbot and .robozzle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,41 @@ class Share:
     nodes: int
     finished: bool
     capped: bool = False
+
+
+def run_share(
+    search: Any,
+    step: Callable[[], int],
+    all_solutions: bool,
+    most: int,
+    deadline: float | None,
+    report: Callable[[int], None] | None = None,
+) -> Share:
+    """Run one kernel search (one share, or a whole length) by calls of `step()` to its end, the deadline
+    (time.monotonic() seconds) or a stop request from the parent process (gridbot.solve.workers).
+
+    `search` gives `program()` (the program just found) and `nodes`; `report(nodes)` is called between kernel
+    calls and may raise (Timeout). The first program ends the search unless `all_solutions`, when at most
+    `most` are collected (the Share is then `capped`). Programs are returned as found, each once; the caller
+    re-checks them with the simulator. O(kernel calls).
+    """
+    found: list[Any] = []
+    while True:
+        status = step()
+        if status == FOUND:
+            program = search.program()
+            if program not in found:
+                found.append(program)
+            if not all_solutions:
+                return Share(tuple(found), search.nodes, True)
+            if len(found) >= most:
+                return Share(tuple(found), search.nodes, True, capped=True)
+        elif status == EXHAUSTED:
+            return Share(tuple(found), search.nodes, True)
+        if (deadline is not None and time.monotonic() > deadline) or stop_requested():
+            return Share(tuple(found), search.nodes, False)
+        if report is not None:
+            report(search.nodes)
 
 
 def search_shares(
