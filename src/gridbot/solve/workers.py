@@ -63,6 +63,7 @@ def stop_requested() -> bool:
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -70,6 +71,11 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.join(5)
+    # Wait for the executor's manager thread to close its wake-up pipe: otherwise the interpreter's
+    # exit hook (concurrent.futures' _python_exit) can write to that pipe while it is being closed
+    # and print "Exception ignored ... Bad file descriptor" after a Ctrl-C.
+    if manager is not None:
+        manager.join(5)
 
 
 @contextlib.contextmanager
