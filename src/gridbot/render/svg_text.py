@@ -42,7 +42,8 @@ def shape_svg(shape: Shape) -> str:
         return (f'<polyline{_cls(shape.cls)} points="{_points(shape.points)}" fill="none" stroke="{shape.stroke}" '
                 f'stroke-width="{_n(shape.width)}" stroke-linejoin="round" stroke-linecap="round"/>')  # fmt: skip
     if isinstance(shape, Polygon):
-        return f'<polygon{_cls(shape.cls)} points="{_points(shape.points)}"{_paint(shape.fill, shape.stroke, shape.width)}/>'
+        paint = _paint(shape.fill, shape.stroke, shape.width)
+        return f'<polygon{_cls(shape.cls)} points="{_points(shape.points)}"{paint}/>'
     if isinstance(shape, Circle):
         return (f'<circle{_cls(shape.cls)} cx="{_n(shape.cx)}" cy="{_n(shape.cy)}" r="{_n(shape.r)}"'
                 f'{_paint(shape.fill, shape.stroke, shape.width)}/>')  # fmt: skip
