@@ -3,19 +3,26 @@
 Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
 
     gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json]
-    gridbot run GAME LEVEL PROGRAM [--trace] [--limit N] [--json]
-    gridbot levels [GAME]
+    gridbot run GAME LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json]
+    gridbot render GAME LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
+                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
+    gridbot show GAME LEVEL
+    gridbot levels [GAME] [--search TEXT]
     gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
     gridbot pellet play HOST:PORT
 
 A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
-(`7`, when no file of that name exists) or the path of a level file.
+(`7`, when no file of that name exists), the path of a level file, or `-`
+(standard input). A PROGRAM `-` (or `--program-file -`) is read from standard
+input, `--program-file FILE` from a file, both capped (levels.read_program).
 
 Exit status:
     0   success: `solve` solved every level or proved it unsolvable; `run` ran
-        the program (whatever its verdict); `levels` listed the levels
+        the program (whatever its verdict); `levels` listed the levels; `render`
+        wrote its picture; `show` showed the board
     1   `solve` found no solution within the time limit for some level, or an
-        answer failed the simulator's re-check (a bug; nothing is printed for it)
+        answer failed the simulator's re-check (a bug; nothing is printed for it);
+        `render --solve` found no program to draw
     2   bad input or usage: unknown game or level, unreadable or malformed level
         file, malformed program, bad option; one line on stderr, no traceback
     130 interrupted (Ctrl-C)
@@ -76,8 +83,30 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
+def _format_games(formatter: click.HelpFormatter) -> None:
+    """The Games section of help: each game's name and its one line (the game module's SUMMARY)."""
+    rows = [(name, getattr(games.get(name), "SUMMARY", "")) for name in games.GAMES]
+    with formatter.section("Games (a solution: what it must do; what its length counts)"):
+        formatter.write_dl(rows)
+        formatter.write_paragraph()
+        formatter.write_text("Rules, notation and examples: docs/GAME.md, e.g. docs/carrots.md.")
+
+
+class _GameCommand(click.Command):
+    """A command about one GAME: its help lists the games."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        _format_games(formatter)
+
+
 class _Group(click.Group):
-    """A command group that turns gridbot's own errors and usage errors into one line and status 2."""
+    """A command group that turns gridbot's own errors and usage errors into one line and status 2; its help
+    lists the games."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        _format_games(formatter)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
@@ -149,6 +178,19 @@ def _load(spec: str, game: str) -> Any:
     return levels.load(_resolve_spec(spec, game), game)
 
 
+def _program_text(module: ModuleType, words: tuple[str, ...], program_file: str | None, level_spec: str) -> str:
+    """The program's text: PROGRAM's words joined with spaces, or read from `--program-file` or PROGRAM `-` (a
+    file or standard input, capped like a level; see levels.read_program)."""
+    if program_file is not None and words:
+        raise click.UsageError("give PROGRAM or --program-file, not both")
+    source = program_file if program_file is not None else (levels.STDIN if words == (levels.STDIN,) else None)
+    if source is None:
+        return " ".join(words)
+    if source == levels.STDIN and level_spec == levels.STDIN:
+        raise click.UsageError("the level and the program cannot both come from standard input")
+    return levels.read_program(source, module.NAME)
+
+
 def _level_name(level: Any, spec: str) -> str:
     return getattr(level, "name", "") or spec
 
@@ -178,29 +220,77 @@ def _fail(message: str) -> NoReturn:
     raise click.exceptions.Exit(EXIT_FAILED)
 
 
+class _SolveStatus:
+    """The line a long solve shows: the length being searched and for how long, how long the one before took,
+    the candidates so far and the time in all. It is recomputed at every refresh of the display, so the clock
+    ticks on its own between the solver's reports (some solvers report only every few seconds)."""
+
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic) -> None:
+        from rich.spinner import Spinner
+
+        self.label = label
+        self.clock = clock
+        self.start = clock()
+        self.info: dict[str, Any] = {}
+        self.length: Any = None
+        self.length_since = self.start
+        self.previous: tuple[Any, float] | None = None  # (length, seconds it was searched)
+        self.spinner = Spinner("dots")
+
+    def update(self, info: dict[str, Any]) -> None:
+        """Take a report of the solver's progress callback (keys `length`, `candidates`, `phase`, `seconds`)."""
+        now = self.clock()
+        length = info.get("length")
+        if length is not None and length != self.length:
+            if self.length is not None:
+                self.previous = (self.length, now - self.length_since)
+            self.length, self.length_since = length, now
+        self.info = dict(info)
+
+    def line(self) -> str:
+        """`solving lightbot:10: length 16 for 12 s, length 15 took 212.4 s, 4,212,345 candidates, 3:40 in all`."""
+        now = self.clock()
+        parts = [self.label]
+        if self.length is not None:
+            parts.append(f"length {self.length} for {now - self.length_since:.0f} s")
+        elif self.info.get("phase"):
+            parts.append(str(self.info["phase"]))
+        else:
+            parts.append("starting")
+        if self.previous is not None:
+            parts.append(f"length {self.previous[0]} took {self.previous[1]:.1f} s")
+        if "candidates" in self.info:
+            parts.append(f"{int(self.info['candidates']):,} candidates")
+        parts.append(f"{_clock_text(now - self.start)} in all")
+        return ", ".join(parts)
+
+    def __rich__(self) -> Any:
+        self.spinner.update(text=self.line())
+        return self.spinner
+
+
+def _clock_text(seconds: float) -> str:
+    """`7 s`, `3:05`, `1:02:09`: a time a person reads at a glance."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
 @contextmanager
-def _progress_display(enabled: bool, label: str) -> Iterator[Callable[[dict], None] | None]:
-    """A rich status line fed by the solver's progress callback, or nothing."""
+def _progress_display(enabled: bool, label: str, stderr: bool = False) -> Iterator[Callable[[dict], None] | None]:
+    """A rich live line fed by the solver's progress callback and refreshed every quarter second on its own (see
+    _SolveStatus), or nothing."""
     if not enabled:
         yield None
         return
     from rich.console import Console
+    from rich.live import Live
 
-    console = Console()
-    start = time.monotonic()
-    with console.status(f"{label}: starting") as status:
-
-        def progress(info: dict) -> None:
-            parts = [label]
-            if "length" in info:
-                parts.append(f"length {info['length']}")
-            if "candidates" in info:
-                parts.append(f"{int(info['candidates']):,} candidates")
-            seconds = info.get("seconds", time.monotonic() - start)
-            parts.append(f"{float(seconds):.1f} s")
-            status.update(", ".join(parts))
-
-        yield progress
+    status = _SolveStatus(label)
+    with Live(status, console=Console(stderr=stderr), refresh_per_second=4, transient=True):
+        yield status.update
 
 
 class _Seconds(click.ParamType):
@@ -245,7 +335,7 @@ def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
 # ---------------------------------------------------------------- commands
 
 
-@cli.command(epilog=SOLVE_EPILOG)
+@cli.command(cls=_GameCommand, epilog=SOLVE_EPILOG)
 @click.argument("game")
 @click.argument("level_specs", metavar="LEVEL...", nargs=-1, required=True)
 @click.option(
@@ -342,7 +432,7 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     return "\n".join(lines)
 
 
-@cli.command(epilog=RUN_EPILOG)
+@cli.command(cls=_GameCommand, epilog=RUN_EPILOG)
 @click.argument("game")
 @click.argument("level_spec", metavar="LEVEL")
 @click.argument("program_words", metavar="PROGRAM", nargs=-1)
@@ -356,21 +446,33 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     help="With --trace: show at most N steps.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool, limit: int, as_json: bool) -> None:
+@click.option("--program-file", metavar="FILE", help="Read the program from FILE (- for standard input).")
+def run(
+    game: str,
+    level_spec: str,
+    program_words: tuple[str, ...],
+    trace: bool,
+    limit: int,
+    as_json: bool,
+    program_file: str | None = None,
+) -> None:
     """Run PROGRAM on LEVEL and print how it ends.
 
     Quote the program (gridbot run carrots 2 'LOOP{F F R}'); several words are
-    joined with spaces. For bender, PROGRAM is optional: an answer to check
-    (moves or LOOP); without it, Bender's own journey is shown.
+    joined with spaces; PROGRAM - reads it from standard input. For bender,
+    PROGRAM is optional: an answer to check (moves or LOOP); without it,
+    Bender's own journey is shown.
     """
     if trace and as_json:
         raise click.UsageError("--trace and --json cannot be combined")
     module = _game(game)
     optional = getattr(module, "PROGRAM_OPTIONAL", False)
-    if not program_words and not optional:
+    if not program_words and program_file is None and not optional:
         raise click.UsageError("Missing argument 'PROGRAM...'.")
+    given = bool(program_words) or program_file is not None
+    text = _program_text(module, program_words, program_file, level_spec)
     level = _load(level_spec, module.NAME)
-    program = module.parse_program(" ".join(program_words))
+    program = module.parse_program(text)
     outcome = module.run(level, program)
     verdict = outcome.verdict
     name = _level_name(level, level_spec)
@@ -394,7 +496,7 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
         return
     size = f"  ({_count(tokens, getattr(module, 'UNIT', 'tokens'))})" if tokens is not None else ""
     click.echo(f"level    {name}")
-    if program_words or not optional:
+    if given or not optional:
         click.echo(f"program  {program}{size}")
     if trace:
         click.echo()
@@ -410,11 +512,162 @@ def run(game: str, level_spec: str, program_words: tuple[str, ...], trace: bool,
             click.echo(f"{key:<8} {value}")
 
 
+RENDER_EPILOG = (
+    "Exit status: 0 the picture was written; 1 --solve found no program in time, or the level has none; "
+    "2 bad input or usage (an unknown extension, a game not drawn yet); 130 interrupted."
+)
+SHOW_EPILOG = "Exit status: 0 the board was shown; 2 bad input or usage."
+PICTURE_KINDS = {".svg": "SVG", ".png": "PNG", ".gif": "GIF"}
+MAX_GIF_FRAMES = 1000  # --frames at most: every frame is a full picture held in memory while the GIF is written
+
+
+def _picture_kind(output: str) -> str:
+    """SVG, PNG or GIF, by the output's extension (`-`: SVG on standard output); UsageError for any other."""
+    if output == "-":
+        return "SVG"
+    kind = PICTURE_KINDS.get(os.path.splitext(output)[1].lower())
+    if kind is None:
+        raise click.UsageError(f"cannot tell the picture's kind from {output!r}: name a .svg, .png or .gif file")
+    return kind
+
+
+def _drawing(module: ModuleType) -> ModuleType:
+    """The game's drawing module (gridbot.render.GAME); GridbotError for a game that has none yet."""
+    import importlib
+    import importlib.util
+
+    name = f"gridbot.render.{module.NAME}"
+    if importlib.util.find_spec(name) is None:
+        raise GridbotError(f"{module.NAME} has no drawing yet (gridbot.render.{module.NAME}); nothing to render")
+    return importlib.import_module(name)
+
+
+def _write_picture(output: str, data: str | bytes) -> None:
+    if output == "-":
+        click.echo(data, nl=False)
+        return
+    try:
+        with open(output, "wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+    except OSError as exc:
+        raise GridbotError(f"cannot write {output!r}: {exc.strerror or exc}") from None
+
+
+@cli.command(cls=_GameCommand, epilog=RENDER_EPILOG)
+@click.argument("game")
+@click.argument("level_spec", metavar="LEVEL")
+@click.argument("program_words", metavar="[PROGRAM]", nargs=-1)
+@click.option("-o", "--output", required=True, metavar="FILE", help="FILE.svg, .png or .gif; - : SVG on stdout.")
+@click.option("--program-file", metavar="FILE", help="Read the program from FILE (- for standard input).")
+@click.option("--solve", "solve_it", is_flag=True, help="Draw the solver's answer instead of a given program.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="S", help="With --solve: seconds allowed.")
+@click.option("--step", type=click.IntRange(min=0), default=None, metavar="N", help="The state after N steps.")
+@click.option(
+    "--frames",
+    type=click.IntRange(1, MAX_GIF_FRAMES),
+    default=None,
+    metavar="N",
+    help="GIF: at most N frames (a longer run is sampled evenly; default 150).",
+)
+@click.pass_context
+def render(
+    ctx: click.Context,
+    game: str,
+    level_spec: str,
+    program_words: tuple[str, ...],
+    output: str,
+    program_file: str | None,
+    solve_it: bool,
+    time_limit: float | None,
+    step: int | None,
+    frames: int | None,
+) -> None:
+    """Draw LEVEL, or the run of PROGRAM on it, as an SVG, PNG or animated GIF.
+
+    Without a program: the level. With PROGRAM (or --program-file, or --solve):
+    the path it takes and the state it ends in, or with --step N the state after
+    N steps. A GIF animates the whole run, its last frame held. The file's
+    extension chooses the kind: gridbot render carrots 12 'LOOP{F R}' -o run.gif
+    """
+    from gridbot import render as pictures
+
+    since = _command_started(ctx)
+    kind = _picture_kind(output)
+    if solve_it and (program_words or program_file is not None):
+        raise click.UsageError("give PROGRAM or --solve, not both")
+    if time_limit is not None and not solve_it:
+        raise click.UsageError("--time-limit goes with --solve")
+    has_program = solve_it or bool(program_words) or program_file is not None
+    if step is not None and not has_program:
+        raise click.UsageError("--step needs a program (PROGRAM, --program-file or --solve)")
+    if step is not None and kind == "GIF":
+        raise click.UsageError("--step draws one state: write it to a .svg or .png file, not a GIF")
+    if frames is not None and kind != "GIF":
+        raise click.UsageError("--frames goes with a .gif file")
+    module = _game(game)
+    _drawing(module)
+    text = _program_text(module, program_words, program_file, level_spec) if has_program and not solve_it else None
+    level = _load(level_spec, module.NAME)
+    name = _level_name(level, level_spec)
+    program = None if text is None else module.parse_program(text)
+    if solve_it:
+        progress_on = _stdout_is_terminal() or (output == "-" and sys.stderr.isatty())
+        with _progress_display(progress_on, f"solving {name}", stderr=output == "-") as progress:
+            result = module.solve(level, time_limit=_time_left(time_limit, since), progress=progress)
+        if result.solution is None:
+            why = "it is unsolvable" if result.status == "unsolvable" else "none found in the time allowed"
+            click.echo(f"gridbot: no program to draw for {name}: {why}", err=True)
+            raise click.exceptions.Exit(EXIT_FAILED)
+        _recheck(module, level, name, result.solution)
+        program = result.solution
+    if kind == "GIF":
+        data: str | bytes = pictures.gif(level, program, frames or pictures.MAX_FRAMES)
+    elif kind == "PNG":
+        data = pictures.png(level, program, step)
+    else:
+        data = pictures.svg(level, program, step)
+    _write_picture(output, data)
+    if output != "-":
+        what = "the level" if program is None else f"{program}"
+        click.echo(f"{output}: {kind} of {name}, {what if len(what) <= 60 else what[:57] + '...'}")
+
+
+@cli.command(cls=_GameCommand, epilog=SHOW_EPILOG)
+@click.argument("game")
+@click.argument("level_spec", metavar="LEVEL")
+def show(game: str, level_spec: str) -> None:
+    """Print LEVEL's board: its name, size and title, then its text, coloured on a terminal.
+
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    """
+    from rich.console import Console
+
+    from gridbot.render.terminal import board_text
+
+    module = _game(game)
+    level = _load(level_spec, module.NAME)
+    name = _level_name(level, level_spec)
+    dims, size = _size_info(level, getattr(module, "SIZE", None))
+    stem = name.split(":", 1)[1] if name.startswith(f"{module.NAME}:") else None
+    proof = levels.proof_time(module.NAME, stem) if stem is not None else None
+    facts = [dims, size, f"proof {proof}" if proof is not None and proof.seconds is not None else str(proof or "")]
+    click.echo("  ".join([name, *(fact for fact in facts if fact)]) + (f"  {_about(level)}" if _about(level) else ""))
+    if not _stdout_is_terminal():
+        click.echo(str(level))
+        return
+    Console(highlight=False).print(board_text(level, module.NAME), soft_wrap=True)
+
+
 @cli.command(name="levels", epilog=LEVELS_EPILOG)
 @click.argument("game", required=False)
 @click.option("--search", metavar="TEXT", help="Only levels whose name, title or author contains TEXT (any case).")
 def list_levels(game: str | None, search: str | None) -> None:
-    """List bundled levels as GAME:NAME, of GAME or of every game, with size, title and author where known."""
+    """List bundled levels as GAME:NAME, of GAME or of every game, with size, title and author where known.
+
+    A level whose proof of optimality took 30 s or more when measured is marked with that time (`proof ~11 min`),
+    one the solver did not prove in the time measured with `no proof in 10 s`; unmarked levels are
+    proven in seconds. The measurements: data/GAME/proofs.json in the package (where, when and how).
+    """
     names = [_game(game).NAME] if game else list(games.GAMES)
     rows = []
     for game_name in names:
@@ -425,10 +678,14 @@ def list_levels(game: str | None, search: str | None) -> None:
             about = _about(level)
             if search and search.lower() not in f"{spec} {about}".lower():
                 continue
-            rows.append((spec, *_size_info(level, noun), about))
-    widths = [max((len(row[k]) for row in rows), default=0) + 2 for k in range(3)]
+            proof = levels.proof_time(game_name, stem)
+            mark = "" if proof is None or not proof.slow else str(proof) if proof.seconds is None else f"proof {proof}"
+            rows.append((spec, *_size_info(level, noun), mark, about))
+    columns = 4 if any(row[3] for row in rows) else 3  # the proof column only when some level has a mark
+    widths = [max((len(row[k]) for row in rows), default=0) + 2 for k in range(columns)]
     for row in rows:
-        click.echo(("".join(f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False)) + row[3]).rstrip())
+        cells = "".join(f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False))
+        click.echo((cells + row[-1]).rstrip())
 
 
 def _size_info(level: Any, noun: str | None = None) -> tuple[str, str]:

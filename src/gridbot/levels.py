@@ -20,6 +20,7 @@ import os
 import select
 import stat
 import sys
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -35,6 +36,11 @@ STDIN = "-"
 
 
 BUNDLE = "levels.json.gz"  # a game with many levels ships them in one file: {name: level text}
+# A Pellet path over the largest board, one move a cell with a space after each, fits twice over; no other game's
+# program comes near it.
+MAX_PROGRAM_BYTES = 4 * 2**20
+PROOFS = "proofs.json"  # measured proof times of a game's bundled levels (see proof_time)
+SLOW_PROOF = 30.0  # seconds from which `gridbot levels` marks a level's proof as slow
 
 
 def _natural(name: str) -> tuple[int, int, str]:
@@ -93,10 +99,12 @@ def _limit_text(limit: int) -> str:
     return f"{limit / 2**20:.0f} MiB" if limit >= 2**20 else f"{limit} bytes"
 
 
-def read_capped(stream: BinaryIO | int, limit: int, source: str, timeout: float | None = READ_TIMEOUT) -> bytes:
+def read_capped(
+    stream: BinaryIO | int, limit: int, source: str, timeout: float | None = READ_TIMEOUT, what: str = "level"
+) -> bytes:
     """At most `limit` bytes from a file object or descriptor, up to its end; GridbotError past the cap or after
-    `timeout` seconds without data (None: wait as long as it takes, for a person typing at a terminal). O(limit)
-    memory."""
+    `timeout` seconds without data (None: wait as long as it takes, for a person typing at a terminal). `what`
+    names the text in errors ("level", "program"). O(limit) memory."""
     fd = stream if isinstance(stream, int) else stream.fileno()
     chunks: list[bytes] = []
     size = 0
@@ -106,19 +114,19 @@ def read_capped(stream: BinaryIO | int, limit: int, source: str, timeout: float 
         except (OSError, ValueError):  # not selectable (a regular file on some systems): read blocks briefly anyway
             ready = [fd]
         if not ready:
-            raise GridbotError(f"cannot read level {source!r}: nothing arrived for {timeout or 0:g} s")
+            raise GridbotError(f"cannot read {what} {source!r}: nothing arrived for {timeout or 0:g} s")
         try:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
         except BlockingIOError:
             continue
         except OSError as exc:
-            raise GridbotError(f"cannot read level {source!r}: {exc.strerror or exc}") from None
+            raise GridbotError(f"cannot read {what} {source!r}: {exc.strerror or exc}") from None
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
-            raise GridbotError(f"level {source!r} is larger than {_limit_text(limit)}, the most this game reads")
+            raise GridbotError(f"{what} {source!r} is larger than {_limit_text(limit)}, the most this game reads")
 
 
 def decode(data: bytes, source: str) -> str:
@@ -131,22 +139,24 @@ def decode(data: bytes, source: str) -> str:
         raise LevelError("not UTF-8 text", line, column, source) from None
 
 
-def read_file(path: str | os.PathLike[str], limit: int = MAX_LEVEL_BYTES, timeout: float = READ_TIMEOUT) -> str:
-    """The text of a level file, pipe or device, read with a cap (see read_capped); GridbotError if it cannot be
-    read. Opening does not block: a FIFO nobody writes to is given up after `timeout` seconds."""
+def read_file(
+    path: str | os.PathLike[str], limit: int = MAX_LEVEL_BYTES, timeout: float = READ_TIMEOUT, what: str = "level"
+) -> str:
+    """The text of a level (or `what`) file, pipe or device, read with a cap (see read_capped); GridbotError if it
+    cannot be read. Opening does not block: a FIFO nobody writes to is given up after `timeout` seconds."""
     source = os.fspath(path)
     try:
         fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         why = "name too long" if exc.errno == errno.ENAMETOOLONG else (exc.strerror or str(exc))
         shown = source if len(source) <= 80 else source[:77] + "..."
-        raise GridbotError(f"cannot read level file {shown!r}: {why}") from None
+        raise GridbotError(f"cannot read {what} file {shown!r}: {why}") from None
     except ValueError as exc:  # e.g. an embedded NUL
-        raise GridbotError(f"cannot read level file: {exc}") from None
+        raise GridbotError(f"cannot read {what} file: {exc}") from None
     try:
         if stat.S_ISDIR(os.fstat(fd).st_mode):
-            raise GridbotError(f"cannot read level file {source!r}: it is a directory")
-        data = read_capped(fd, limit, source, timeout)
+            raise GridbotError(f"cannot read {what} file {source!r}: it is a directory")
+        data = read_capped(fd, limit, source, timeout, what)
     finally:
         os.close(fd)
     return decode(data, source)
@@ -191,3 +201,57 @@ def load(spec: str | os.PathLike[str], game: str | None = None) -> Any:
         return games.get(game_name).Level.parse(text, name=name)
     except LevelError as exc:
         raise exc.with_source(name) from None
+
+
+def read_program(source: str, game: str) -> str:
+    """The text of a program given as a file path or `-` (standard input), read with a cap of MAX_PROGRAM_BYTES
+    (a game module's own MAX_PROGRAM_BYTES when it has one); GridbotError if it cannot be read. O(its size)."""
+    limit = int(getattr(games.get(game), "MAX_PROGRAM_BYTES", MAX_PROGRAM_BYTES))
+    if source == STDIN:
+        wait = None if sys.stdin.isatty() else READ_TIMEOUT
+        return decode(read_capped(sys.stdin.buffer, limit, "<stdin>", wait, "program"), "<stdin>")
+    return read_file(source, limit, what="program")
+
+
+@dataclass(frozen=True, slots=True)
+class ProofTime:
+    """How long the proof of a bundled level's optimum took when it was measured: `seconds`, or None when the
+    solver did not prove it within `limit` seconds (see the game's data/GAME/proofs.json for where and how)."""
+
+    seconds: float | None
+    limit: float | None = None
+
+    @property
+    def slow(self) -> bool:
+        """Does the proof take SLOW_PROOF seconds or more (or was it not reached in the time measured)?"""
+        return self.seconds is None or self.seconds >= SLOW_PROOF
+
+    def __str__(self) -> str:
+        """`~11 min`, `~45 s`, `0.04 s`, or `no proof in 10 s`."""
+        if self.seconds is None:
+            return f"no proof in {self.limit:g} s" if self.limit else "no proof"
+        if self.seconds >= 90:
+            return f"~{round(self.seconds / 60)} min"
+        return f"~{self.seconds:.0f} s" if self.seconds >= 10 else f"{self.seconds:.2g} s"
+
+
+@functools.cache
+def _proofs(game: str) -> dict[str, ProofTime]:
+    f = resources.files("gridbot") / "data" / game / PROOFS
+    if not f.is_file():
+        return {}
+    data = json.loads(f.read_text())
+    limit = data.get("limit")
+    out = {name: ProofTime(float(seconds), limit) for name, seconds in data.get("seconds", {}).items()}
+    out.update((name, ProofTime(None, limit)) for name in data.get("unproven", ()))
+    return out
+
+
+def proof_time(game: str, name: str) -> ProofTime | None:
+    """The measured proof time of bundled level `game:name`, or None when none was recorded. O(1) after the first
+    call per game.
+
+    >>> str(proof_time("lightbot", "10"))
+    '~11 min'
+    """
+    return _proofs(games.get(game).NAME).get(name)

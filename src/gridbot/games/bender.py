@@ -29,6 +29,8 @@ from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, grid
 from gridbot.result import SolveResult, Verdict
 
 NAME = "bender"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "his forced moves SOUTH EAST NORTH WEST to the booth, or LOOP"
 LISTS_ALL = False  # the answer is unique: Bender's moves are determined
 PROGRAM_OPTIONAL = True  # `gridbot run bender LEVEL` without an answer shows his journey
 START, BOOTH, WALL, BREAKABLE, EMPTY = "@", "$", "#", "X", " "

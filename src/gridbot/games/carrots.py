@@ -30,6 +30,8 @@ from gridbot.result import SolveResult, Verdict
 from gridbot.solve.search import check_time_limit
 
 NAME = "carrots"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "F L R LOOP(n){...} LOOP{...}: mark every square; tokens"
 VOID, SQUARE, MARKED, START = " ", "#", "O", "S"
 MAX_NESTING = 100
 MAX_COUNT_DIGITS = 100

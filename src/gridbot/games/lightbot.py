@@ -32,6 +32,8 @@ from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "lightbot"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "main, f1, f2 over F J L R X 1 2: light every light; tokens"
 LIMITS = {"main": 12, "f1": 8, "f2": 8}
 # The original game's boards are at most 8 x 8; 100 x 100 leaves room for designers while keeping every
 # table of the solver (sized by the board, see gridbot.solve.lightbot) small enough for the memory budget.

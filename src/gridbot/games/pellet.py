@@ -30,6 +30,8 @@ from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "pellet"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "moves u d l r: eat every pellet exactly once; moves"
 UNIT = "moves"
 SOLUTION = "path"
 LISTS_ALL = False  # one path is returned; counting every Hamiltonian path is another problem

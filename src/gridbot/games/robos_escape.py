@@ -38,6 +38,8 @@ from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "robos_escape"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "string of F L R G X 1-5 . ': escape, score 40-tokens+10/coin"
 SIDE = 10
 MAX_SIDE = SIDE  # the largest board side the format takes
 MAX_COMMANDS = 10_000

@@ -67,6 +67,8 @@ from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 
 NAME = "robozzle"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "F1..F5 over F L R Fn PR PG PB, rF=F on red: all stars; slots"
 UNIT = "slots"
 SIZE = "star"  # what `gridbot levels` counts
 COLOURS = "RGB"

@@ -29,6 +29,8 @@ from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "torch_cave"
+# `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
+SUMMARY = "moves u d l r: reach the treasure before the light ends; steps"
 LISTS_ALL = False  # one shortest path is returned
 START, TREASURE, TORCH = "H", "T", "t"
 WALLS = frozenset("x|-")
