@@ -5,8 +5,12 @@ A game module defines: `NAME`; `Level` with `Level.parse(text, name)` (and
 solution's text form); `run(level, solution)` returning an object with a
 `verdict` (gridbot.result.Verdict); `format_trace`; `solve(level,
 time_limit=None, all_solutions=False, progress=None)` returning a
-gridbot.result.SolveResult; and `random_level(width, height, seed)` (the soak
-suite, gridbot.soak, solves its levels). Optional: `UNIT` (what a solution's
+gridbot.result.SolveResult; `random_level(width, height, seed)` (the soak
+suite, gridbot.soak, solves its levels); and `SUMMARY`, the game's line in
+`gridbot --help` (a solution's syntax in brief: what it must do; what its
+length counts; at most 62 characters, so that help fits 80 columns).
+Optional: `MAX_PROGRAM_BYTES` (the most a program file may hold, default
+levels.MAX_PROGRAM_BYTES), `UNIT` (what a solution's
 length counts, default "tokens"), `SOLUTION` (what a solution is called,
 default "program"), `SIZE` (what `gridbot levels` counts, e.g. "star"),
 `MAX_SIDE` (the largest board side the format takes), `MAX_LEVEL_BYTES` (the
