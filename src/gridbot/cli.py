@@ -248,25 +248,39 @@ class _SolveStatus:
         self.info = dict(info)
 
     def line(self) -> str:
-        """`solving lightbot:10: length 16 for 12 s, length 15 took 212.4 s, 4,212,345 candidates, 3:40 in all`."""
+        """`solving lightbot:10: length 16 for 12 s (15 took 212.4 s), 4.2 M candidates, 3:40`: short enough for
+        80 columns (the display cuts a longer one)."""
         now = self.clock()
-        parts = [self.label]
+        parts = []
         if self.length is not None:
-            parts.append(f"length {self.length} for {now - self.length_since:.0f} s")
-        elif self.info.get("phase"):
-            parts.append(str(self.info["phase"]))
+            searching = f"length {self.length} for {_clock_text(now - self.length_since)}"
+            if self.previous is not None:
+                searching += f" ({self.previous[0]} took {self.previous[1]:.1f} s)"
+            parts.append(searching)
         else:
-            parts.append("starting")
-        if self.previous is not None:
-            parts.append(f"length {self.previous[0]} took {self.previous[1]:.1f} s")
+            parts.append(str(self.info.get("phase") or "starting"))
         if "candidates" in self.info:
-            parts.append(f"{int(self.info['candidates']):,} candidates")
-        parts.append(f"{_clock_text(now - self.start)} in all")
-        return ", ".join(parts)
+            count = int(self.info["candidates"])
+            parts.append(f"{_short_count(count)} candidate{'' if count == 1 else 's'}")
+        parts.append(_clock_text(now - self.start))
+        return f"{self.label}: " + ", ".join(parts)
 
     def __rich__(self) -> Any:
-        self.spinner.update(text=self.line())
+        from rich.text import Text
+
+        self.spinner.update(text=Text(self.line(), no_wrap=True, overflow="ellipsis"))
         return self.spinner
+
+
+def _short_count(n: int) -> str:
+    """`9,999`, `631 k`, `2.6 M`, `7.5 G`: a count read at a glance."""
+    if n < 10_000:
+        return f"{n:,}"
+    for unit, size in (("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+    return f"{n:,}"  # pragma: no cover (n >= 10,000 always has a unit)
 
 
 def _clock_text(seconds: float) -> str:
