@@ -139,7 +139,7 @@ def measure(game: str, repeat: int) -> str:
     gif_s, (last, frames, data) = best(max(1, repeat // 2), gif)
     board = f"{len(level.rows)}x{max(len(row) for row in level.rows)}"
     return (
-        f"| {game} | {name} ({board}) | {svg_s * 1000:.1f} ({len(text) / 1024:.0f} KB) | "
+        f"| {game} | {game}:{name} ({board}) | {svg_s * 1000:.1f} ({len(text) / 1024:.0f} KB) | "
         f"{png_s * 1000:.1f} ({len(png) / 1024:.0f} KB) | {run_level.name} | {last} | {frames} | "
         f"{len(data) / 1024:.0f} | {gif_s:.2f} |"
     )
