@@ -27,7 +27,7 @@ from gridbot.result import SolveResult
 SVG_NS = "{http://www.w3.org/2000/svg}"
 RENDER_DIR = Path(render.__file__).parent
 DRAWN = [name for name in games.GAMES if (RENDER_DIR / f"{name}.py").exists()]
-SQUARE_PROGRAM = "LOOP{F F R}"  # completes carrots:02 (a 3 x 3 ring) in 8 steps
+SQUARE_PROGRAM = "LOOP{F F R}"  # completes carrots:02 (five squares in an L)
 STAIRS = "LOOP(40){F R F L}"  # 160 steps on carrots:07 (12 x 12), more than a GIF's frames
 
 
@@ -301,7 +301,8 @@ def test_render_step(tmp_path):
     assert result.stdout == render.svg(level, SQUARE_PROGRAM, step=3)
     assert result.stdout != render.svg(level, SQUARE_PROGRAM)
     out = tmp_path / "three.png"
-    assert invoke("render", "carrots", "2", SQUARE_PROGRAM, "--step", "3", "-o", str(out)).exit_code == 0
+    result = invoke("render", "carrots", "2", SQUARE_PROGRAM, "--step", "3", "-o", str(out))
+    assert result.stdout == f"{out}: PNG of carrots:02, {SQUARE_PROGRAM}, after 3 steps\n"
     assert out.read_bytes() == render.png(level, SQUARE_PROGRAM, step=3)
 
 

@@ -643,7 +643,9 @@ def render(
     _write_picture(output, data)
     if output != "-":
         what = "the level" if program is None else f"{program}"
-        click.echo(f"{output}: {kind} of {name}, {what if len(what) <= 60 else what[:57] + '...'}")
+        what = what if len(what) <= 60 else what[:57] + "..."
+        after = "" if step is None else f", after {plural(step, 'step')}"
+        click.echo(f"{output}: {kind} of {name}, {what}{after}")
 
 
 @cli.command(cls=_GameCommand, epilog=SHOW_EPILOG)
