@@ -20,6 +20,8 @@ MODULES = [
     "gridbot.solve.robos_escape",
     "gridbot.games.pellet",
     "gridbot.net.server",
+    "gridbot.render",
+    "gridbot.render.terminal",
 ]
 
 
