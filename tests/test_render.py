@@ -377,5 +377,6 @@ def test_render_a_game_without_a_drawing_is_one_line(monkeypatch):
 def test_render_help_lists_the_games_and_kinds():
     text = invoke("render", "--help").output
     assert ".svg" in text and ".png" in text and ".gif" in text
+    assert f"default {render.MAX_FRAMES})" in " ".join(text.split())  # the help says the core's own default
     for name in games.GAMES:
         assert name in text

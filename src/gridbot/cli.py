@@ -602,6 +602,9 @@ def render(
     the path it takes and the state it ends in, or with --step N the state after
     N steps. A GIF animates the whole run, its last frame held. The file's
     extension chooses the kind: gridbot render carrots 12 'LOOP{F R}' -o run.gif
+
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    More: docs/pictures.md.
     """
     from gridbot import render as pictures
 
