@@ -137,7 +137,7 @@ def measure(game: str, repeat: int) -> str:
         return last, len(at), raster.gif(drawing.draw(run_level, program, at))
 
     gif_s, (last, frames, data) = best(max(1, repeat // 2), gif)
-    board = f"{len(level.rows)}x{max(len(row) for row in level.rows)}"
+    board = f"{max(len(row) for row in level.rows)}x{len(level.rows)}"  # width x height, as `gridbot levels`
     return (
         f"| {game} | {game}:{name} ({board}) | {svg_s * 1000:.1f} ({len(text) / 1024:.0f} KB) | "
         f"{png_s * 1000:.1f} ({len(png) / 1024:.0f} KB) | {run_level.name} | {last} | {frames} | "
