@@ -13,12 +13,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gridbot.games import bender
 from gridbot.grid import Direction
 
 from . import MAX_STEPS
-from .scene import Board, Circle, Line, Scene, Shape, Text
+from .scene import PER_CELL, Board, Circle, Line, Point, Scene, Shape, Text
 
 # what a click turns a cell into, in turn; @, $ and T stay (one start, one booth, zero or two teleporters)
 PALETTE = bender.EMPTY + bender.WALL + bender.BREAKABLE + "NESW" + bender.INVERTER + bender.BEER
@@ -82,36 +83,57 @@ def _icons(level: bender.Level, board: Board, grid: list[str]) -> list[Shape]:
     return shapes
 
 
-def _route(level: bender.Level, board: Board, moves: Sequence[bender.Step]) -> list[Shape]:
-    """His route as polylines through the cells he entered: a new one where his mode changes colour, and none
-    across a teleport (the move ends on the teleporter entered, the next line starts on the other). O(moves)."""
+@dataclass(frozen=True, slots=True)
+class _Trip:
+    """What every frame of one journey takes a prefix of, worked out once: `steps` his recorded moves,
+    `landing[i]` the middle of the cell move i entered (a teleporter he stepped on, for a teleport), `pieces`
+    the (first move, end move, colour, first point) of each polyline of his route (a new one at a teleport and
+    where his breaker mode changes), `broken` the (move, cell) of each X he broke."""
+
+    steps: tuple[bender.Step, ...]
+    landing: list[Point]
+    pieces: list[tuple[int, int, str, Point]]
+    broken: list[tuple[int, tuple[int, int]]]
+
+    @classmethod
+    def of(cls, level: bender.Level, board: Board, trip: bender.Journey) -> _Trip:
+        """O(moves recorded)."""
+        steps = trip.steps or ()
+        landing: list[Point] = []
+        pieces: list[tuple[int, int, str, Point]] = []
+        here = board.centre(*level.start)
+        breaker = False  # the mode of the move being drawn: the one he had before it
+        for i, step in enumerate(steps):
+            colour = BREAKER if breaker else ROUTE
+            if not pieces or pieces[-1][2] != colour or pieces[-1][1] != i:  # a new colour, or after a teleport
+                pieces.append((i, i + 1, colour, here))
+            else:
+                pieces[-1] = (pieces[-1][0], i + 1, colour, pieces[-1][3])
+            after = board.centre(*step.position)
+            if step.event == "teleport":
+                entered = level.teleporters[1] if step.position == level.teleporters[0] else level.teleporters[0]
+                landing.append(board.centre(*entered))
+                pieces.append((i + 1, i + 1, colour, after))  # the next move starts a line of its own here
+            else:
+                landing.append(after)
+            here = after
+            breaker = step.breaker
+        pieces = [piece for piece in pieces if piece[1] > piece[0]]
+        broken = [(i, step.position) for i, step in enumerate(steps) if step.event == "broke X"]
+        return cls(steps, landing, pieces, broken)
+
+
+def _route(board: Board, trip: _Trip, k: int) -> list[Shape]:
+    """His first k moves as polylines through the cells he entered: a new one where his mode changes colour,
+    and none across a teleport (the move ends on the teleporter entered, the next line starts on the other).
+    O(k)."""
     w = max(2.0, board.cell / 6)
-    shapes: list[Shape] = []
-    points = [board.centre(*level.start)]
-    breaker = False  # the mode of the move being drawn: the one he had before it
-    for step in moves:
-        colour = BREAKER if breaker else ROUTE
-        r, c = step.position
-        if step.event == "teleport":
-            entered = level.teleporters[1] if step.position == level.teleporters[0] else level.teleporters[0]
-            points.append(board.centre(*entered))
-            shapes.append(Line(tuple(points), colour, w, "route"))
-            points = [board.centre(r, c)]
-        elif step.breaker != breaker:  # a beer: the route goes on in the other colour from here
-            points.append(board.centre(r, c))
-            shapes.append(Line(tuple(points), colour, w, "route"))
-            points = points[-1:]
-        else:
-            points.append(board.centre(r, c))
-        breaker = step.breaker
-    if len(points) > 1:
-        shapes.append(Line(tuple(points), BREAKER if breaker else ROUTE, w, "route"))
-    return shapes
+    return [Line((start, *trip.landing[first : min(end, k)]), colour, w, "route")
+            for first, end, colour, start in trip.pieces if first < k]  # fmt: skip
 
 
-def _picture(level: bender.Level, board: Board, trip: bender.Journey | None, verdict: str, k: int) -> Scene:
-    moves = trip.steps[:k] if trip is not None and trip.steps else ()
-    broken = {step.position for step in moves if step.event == "broke X"}
+def _picture(level: bender.Level, board: Board, trip: _Trip | None, verdict: str, k: int) -> Scene:
+    broken = [cell for move, cell in trip.broken if move < k] if trip is not None else []
     grid = list(level.rows)
     if broken:
         cells = [list(row) for row in grid]
@@ -120,14 +142,15 @@ def _picture(level: bender.Level, board: Board, trip: bender.Journey | None, ver
         grid = ["".join(row) for row in cells]
     shapes: list[Shape] = list(board.tiles(grid, COLOURS))
     # the route under the icons: a tile he crosses stays readable, and the line runs on either side of it
-    shapes.extend(_route(level, board, moves))
-    if board.cell >= ICON_MIN_CELL and level.height * level.width <= 10_000:
+    if trip is not None:
+        shapes.extend(_route(board, trip, k))
+    if board.cell >= ICON_MIN_CELL and level.height * level.width <= PER_CELL:
         shapes.extend(_icons(level, board, grid))
-    last = moves[-1] if moves else None
+    last = trip.steps[k - 1] if trip is not None and k else None
     where, heading = (last.position, last.heading) if last else (level.start, Direction.SOUTH)
     modes = [m for m, on in (("inverted", last and last.inverted), ("breaker", last and last.breaker)) if on]
     caption = f"{level.name}: move {k}, heading {heading.name}" + (f" ({', '.join(modes)})" if modes else "")
-    if trip is not None and k == min(len(trip.moves), MAX_STEPS):
+    if trip is not None and k == len(trip.steps):  # the last picture: the verdict
         caption += f"; {verdict}"
     # on a big map he spills over his cell (at least ROBOT_MIN_PIXELS tall), to be found at a glance
     shapes.append(board.arrow(*where, heading, ROBOT, max(0.8, ROBOT_MIN_PIXELS / board.cell), "robot"))
@@ -139,13 +162,13 @@ def draw(level: bender.Level, program: bender.Answer | str | None, at: Sequence[
     rubble, his route so far (blue, red in breaker mode), Bender as a grey arrow of his heading; the caption
     gives his modes and, at the end, the verdict (booth, LOOP, or what is wrong with `program`, the answer).
     `program` None: the map alone; "" or an empty Answer: his journey without an answer to check. One journey
-    (bender.journey, recording at most render.MAX_STEPS moves), then O(len(at) x cells + moves)."""
+    (bender.journey, recording at most render.MAX_STEPS moves), then O(moves + len(at) x (cells + moves))."""
     board = Board(level.height, level.width)
     if program is None:
         return [_picture(level, board, None, "", 0)]
-    trip = bender.journey(level, record=True, record_limit=MAX_STEPS)
+    trip = _Trip.of(level, board, bender.journey(level, record=True, record_limit=MAX_STEPS))
     verdict = str(bender.run(level, program).verdict)
-    last = min(len(trip.moves), MAX_STEPS)
+    last = len(trip.steps)
     return [_picture(level, board, trip, verdict, min(k, last)) for k in at]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from gridbot.games import pellet
 
 from . import MAX_STEPS
-from .scene import Board, Circle, Line, Polygon, Scene, Shape
+from .scene import PER_CELL, Board, Circle, Line, Point, Polygon, Scene, Shape
 
 PALETTE = pellet.PELLET + pellet.WALL  # what a click on a cell turns it into, in turn (the start stays)
 EATEN = "o"  # a tile code of the drawing only: an open cell the path has entered
@@ -62,10 +62,12 @@ def _cross(board: Board, r: int, c: int, stroke: str, cls: str) -> list[Shape]:
             Line(((x + b, y + a), (x + a, y + b)), stroke, w, cls)]  # fmt: skip
 
 
-def _picture(level: pellet.Level, board: Board, walk: pellet.Walk | None, k: int) -> Scene:
-    dots = board.cell >= DOT_MIN_CELL and level.height * level.width <= 10_000
+def _picture(level: pellet.Level, board: Board, walk: pellet.Walk | None, path: Sequence[tuple[int, int]],
+             centres: Sequence[Point]) -> Scene:  # fmt: skip
+    """The picture after len(path) - 1 moves: `path` the cells entered so far (start first), `centres` theirs."""
+    k = len(path) - 1
+    dots = board.cell >= DOT_MIN_CELL and level.height * level.width <= PER_CELL
     grid = [list(row) for row in level.rows]
-    path: Sequence[tuple[int, int]] = walk.cells[: k + 1] if walk is not None else (level.start,)
     for r, c in path[1:]:
         grid[r][c] = EATEN
     rows = ["".join(row) for row in grid]
@@ -78,13 +80,13 @@ def _picture(level: pellet.Level, board: Board, walk: pellet.Walk | None, k: int
             while c >= 0:
                 shapes.append(_dot(board, r, c, radius))
                 c = row.find(pellet.PELLET, c + 1)
-    if len(path) > 1:
-        shapes.append(board.path(list(path), PATH, max(1.5, board.cell / 6)))
+    if k > 0:
+        shapes.append(Line(tuple(centres[: k + 1]), PATH, max(1.5, board.cell / 6), "path"))
     move = walk.moves.text[k - 1] if walk is not None and k > 0 else "r"
     caption = f"{level.name}: {k} of {level.size} pellets eaten"
-    if walk is not None and k == len(walk.cells) - 1:
+    if walk is not None and k == min(len(walk.cells) - 1, MAX_STEPS):  # the last picture: the verdict
         caption += f"; {walk.verdict}"
-        if walk.verdict.status == "illegal":
+        if walk.verdict.status == "illegal" and k == len(walk.cells) - 1:
             dr, dc = pellet.DELTA[walk.moves.text[k]]
             r, c = path[-1][0] + dr, path[-1][1] + dc
             if 0 <= r < level.height and 0 <= c < level.width:
@@ -102,13 +104,15 @@ def draw(level: pellet.Level, program: pellet.Moves | str | None, at: Sequence[i
     """The board after each move number in `at` (ascending; past the last legal move: that move): pellets as
     dots (tinted cells on small boards), the path so far as one orange line, the eater facing its last move; at
     the end of an illegal path a red X marks the cell it could not enter. One check of the path
-    (pellet.run), then O(len(at) x cells + moves)."""
+    (pellet.run), then O(moves + len(at) x (cells + moves))."""
     board = Board(level.height, level.width)
     if program is None:
-        return [_picture(level, board, None, 0)]
+        return [_picture(level, board, None, (level.start,), (board.centre(*level.start),))]
     walk = pellet.run(level, program)
-    last = min(len(walk.cells) - 1, MAX_STEPS)
-    return [_picture(level, board, walk, min(k, last)) for k in at]
+    cells = walk.cells[: MAX_STEPS + 1]
+    centres = [board.centre(r, c) for r, c in cells]  # once for all frames: each takes a prefix
+    last = len(cells) - 1
+    return [_picture(level, board, walk, cells[: min(k, last) + 1], centres) for k in at]
 
 
 def edit(level: pellet.Level, row: int, col: int) -> str:

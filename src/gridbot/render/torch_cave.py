@@ -11,11 +11,12 @@ diamond, and the hero's path coloured by the light left, from yellow (plenty) to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from gridbot.games import torch_cave
 
 from . import MAX_STEPS
-from .scene import Board, Circle, Line, Polygon, Scene, Shape
+from .scene import Board, Circle, Line, Point, Polygon, Scene, Shape
 
 FLOOR_CODE, WALL_CODE, SPENT_CODE = ".", "x", "+"  # tile codes of the drawing (the level's walls are x, | and -)
 PALETTE = FLOOR_CODE + WALL_CODE + torch_cave.TORCH  # what a click turns a cell into, in turn (H and T stay)
@@ -85,33 +86,47 @@ def _treasure(board: Board, r: int, c: int) -> Shape:
     return Polygon(points, GOLD, GOLD_EDGE, max(1.0, board.cell / 16), "treasure")
 
 
-def _path(level: torch_cave.Level, board: Board, cells: Sequence[int], lights: Sequence[int]) -> list[Shape]:
-    """The path from H through `cells`, each step's segment coloured by the light left after it: one polyline per
-    run of steps of one colour. O(steps)."""
-    width = level.width
-    shapes: list[Shape] = []
-    w = max(2.0, board.cell / 5)
-    points = [board.centre(*divmod(level.start, width))]
-    colour = ""
-    for cell, light in zip(cells, lights, strict=False):
-        here = light_colour(level, light)
-        if here != colour and len(points) > 1:
-            shapes.append(Line(tuple(points), colour, w, "path"))
-            points = points[-1:]
-        colour = here
-        points.append(board.centre(*divmod(cell, width)))
-    if len(points) > 1:
-        shapes.append(Line(tuple(points), colour, w, "path"))
-    return shapes
+@dataclass(frozen=True, slots=True)
+class _Walked:
+    """What every frame of one walk takes a prefix of, worked out once: `centres[i]` the middle of the hero's
+    cell after step i (0: the start), `runs` the (first step, end step, colour) of each run of steps of one
+    light colour, `torches` the (step, cell) of each torch taken."""
 
+    run: torch_cave.Run
+    centres: list[Point]
+    runs: list[tuple[int, int, str]]
+    torches: list[tuple[int, int]]
 
-def _picture(level: torch_cave.Level, board: Board, base: list[str], walk: torch_cave.Run | None, k: int) -> Scene:
-    cells = walk.cells[:k] if walk is not None else []
-    lights = walk.light_left[:k] if walk is not None else []
-    taken = set()
-    if walk is not None:
+    @classmethod
+    def of(cls, level: torch_cave.Level, board: Board, walk: torch_cave.Run) -> _Walked:
+        """O(steps) for the first MAX_STEPS steps of `walk`."""
+        steps = min(len(walk.cells), MAX_STEPS)
+        width = level.width
+        cells = walk.cells[:steps]
+        centres = [board.centre(*divmod(cell, width)) for cell in (level.start, *cells)]
+        runs: list[tuple[int, int, str]] = []
+        for i, light in enumerate(walk.light_left[:steps]):
+            colour = light_colour(level, light)
+            if runs and runs[-1][2] == colour:
+                runs[-1] = (runs[-1][0], i + 1, colour)
+            else:
+                runs.append((i, i + 1, colour))
         fresh = walk.fresh
-        taken = {cells[i] for i in range(len(cells)) if fresh[i]}
+        torches = [(i, cells[i]) for i in range(steps) if fresh[i]]
+        return cls(walk, centres, runs, torches)
+
+
+def _path(board: Board, walked: _Walked, k: int) -> list[Shape]:
+    """The first k steps from H, each step's segment coloured by the light left after it: one polyline per run
+    of steps of one colour. O(k)."""
+    w = max(2.0, board.cell / 5)
+    return [Line(tuple(walked.centres[first : min(end, k) + 1]), colour, w, "path")
+            for first, end, colour in walked.runs if first < k]  # fmt: skip
+
+
+def _picture(level: torch_cave.Level, board: Board, base: list[str], walked: _Walked | None, k: int) -> Scene:
+    walk = walked.run if walked is not None else None
+    taken = {cell for step, cell in walked.torches if step < k} if walked is not None else set()
     width = level.width
     grid = base
     if taken:
@@ -128,13 +143,14 @@ def _picture(level: torch_cave.Level, board: Board, base: list[str], walk: torch
             r, c = divmod(cell, width)
             shapes.extend([_spent(board, r, c)] if cell in taken else _flame(board, r, c))
         shapes.append(_treasure(board, *divmod(level.treasure, width)))
-    shapes.extend(_path(level, board, cells, lights))
-    light = lights[-1] if len(lights) else level.start_light
-    here = divmod(cells[-1] if len(cells) else level.start, width)
+    if walked is not None:
+        shapes.extend(_path(board, walked, k))
+    light = walk.light_left[k - 1] if walk is not None and k else level.start_light
+    here = divmod(walk.cells[k - 1] if walk is not None and k else level.start, width)
     caption = f"{level.name}: step {k}, {light} light left"
-    if walk is not None and k == len(walk.cells):
+    if walk is not None and k == min(len(walk.cells), MAX_STEPS):  # the last picture: the verdict
         caption += f"; {walk.verdict}"
-        if walk.verdict.reason == "wall" and walk.verdict.blocked is not None:
+        if walk.verdict.reason == "wall" and walk.verdict.blocked is not None and k == len(walk.cells):
             line, column = walk.verdict.blocked
             if 1 <= line <= level.height and 1 <= column <= level.width:
                 shapes.extend(_cross(board, line - 1, column - 1))
@@ -157,14 +173,14 @@ def draw(level: torch_cave.Level, program: torch_cave.Path | str | None, at: Seq
     """The cave after each step number in `at` (ascending; past the end of the walk: its end): torches taken
     turn to bare sticks, the path so far is coloured by the light left after each step (see light_colour), the
     hero is a disc of the colour of its light; at a wall that stopped the walk, a red X. One walk
-    (torch_cave.run), then O(len(at) x cells + steps)."""
+    (torch_cave.run), then O(steps + len(at) x (cells + steps))."""
     board = Board(level.height, level.width)
     base = _base(level)
     if program is None:
         return [_picture(level, board, base, None, 0)]
-    walk = torch_cave.run(level, program)
-    last = min(len(walk.cells), MAX_STEPS)
-    return [_picture(level, board, base, walk, min(k, last)) for k in at]
+    walked = _Walked.of(level, board, torch_cave.run(level, program))
+    last = len(walked.centres) - 1
+    return [_picture(level, board, base, walked, min(k, last)) for k in at]
 
 
 def edit(level: torch_cave.Level, row: int, col: int) -> str:
