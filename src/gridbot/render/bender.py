@@ -57,7 +57,7 @@ def steps(level: bender.Level, program: bender.Answer | str | None = None) -> in
     return min(len(bender.journey(level).moves), MAX_STEPS)
 
 
-def _icons(level: bender.Level, board: Board, grid: list[str]) -> list[Shape]:
+def _icons(board: Board, grid: list[str]) -> list[Shape]:
     """Marks on the special tiles: a cross on X, arrows on N E S W, rings on teleporters, letters on $ I B."""
     shapes: list[Shape] = []
     s = board.cell
@@ -145,7 +145,7 @@ def _picture(level: bender.Level, board: Board, trip: _Trip | None, verdict: str
     if trip is not None:
         shapes.extend(_route(board, trip, k))
     if board.cell >= ICON_MIN_CELL and level.height * level.width <= PER_CELL:
-        shapes.extend(_icons(level, board, grid))
+        shapes.extend(_icons(board, grid))
     last = trip.steps[k - 1] if trip is not None and k else None
     where, heading = (last.position, last.heading) if last else (level.start, Direction.SOUTH)
     modes = [m for m, on in (("inverted", last and last.inverted), ("breaker", last and last.breaker)) if on]

@@ -52,11 +52,8 @@ def light_colour(level: torch_cave.Level, light: int) -> str:
 def _base(level: torch_cave.Level) -> list[str]:
     """The cave as tile codes: walls x, floor ., and H, T, t as they are. O(cells)."""
     table = {ord(ch): WALL_CODE for ch in torch_cave.WALLS}
-    out = []
-    for row in level.rows:
-        coded = row.translate(table)
-        out.append("".join(ch if ch in "xHTt" else FLOOR_CODE for ch in coded))
-    return out
+    kept = frozenset((WALL_CODE, torch_cave.START, torch_cave.TREASURE, torch_cave.TORCH))
+    return ["".join(ch if ch in kept else FLOOR_CODE for ch in row.translate(table)) for row in level.rows]
 
 
 def _flame(board: Board, r: int, c: int) -> list[Shape]:
