@@ -188,3 +188,12 @@ class Scene:
     background: str = "#ffffff"
     board: Board | None = None
     caption: str = ""
+
+
+def beacon(board: Board, r: float, c: float, stroke: str, cls: str = "beacon") -> Circle | None:
+    """A ring around cell (r, c) that finds the robot on a board of small cells (None when cells are large
+    enough, at least 16 pixels, to show it plainly)."""
+    if board.cell >= 16:
+        return None
+    x, y = board.centre(r, c)
+    return Circle(x, y, board.cell * 0.5 + 5, None, stroke, 2.0, cls)
