@@ -147,9 +147,7 @@ def test_big_boards_drop_the_numbers() -> None:
     assert heights and all(s.size <= scene.board.cell * 0.5 for s in heights)  # a digit fits its tile
 
 
-@pytest.mark.parametrize(
-    ("name", "program", "step"), [("03", None, None), ("12", "main: FJ1 f1: XRJJ2 f2: JXL", 9)]
-)
+@pytest.mark.parametrize(("name", "program", "step"), [("03", None, None), ("12", "main: FJ1 f1: XRJJ2 f2: JXL", 9)])
 def test_golden(name: str, program: str | None, step: int | None) -> None:
     level = gridbot.load(f"lightbot:{name}")
     key = name if program is None else f"{name}-run"
