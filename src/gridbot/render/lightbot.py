@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from gridbot.games import lightbot
 
-from .scene import Board, Rect, Scene, Shape, Text, beacon
+from .scene import Board, Rect, Scene, Shape, Text, Trail, beacon
 
 # What a click on a tile turns it into, in turn: a tile's code is its height, then `*` when it carries a light.
 # Heights above 4 (the original game's boards stop at 4) go back to the start of the cycle.
@@ -65,7 +65,7 @@ def _ground(level: lightbot.Level, board: Board) -> list[Shape]:
 
 
 def _picture(level: lightbot.Level, board: Board, ground: list[Shape], position: lightbot.Position, facing: int,
-             lit: int, trail: list[lightbot.Position], number: int) -> Scene:  # fmt: skip
+             lit: int, trail: Trail | None, number: int) -> Scene:  # fmt: skip
     shapes = list(ground)
     inset = board.cell * 0.2
     for i, (r, c) in enumerate(level.lights):
@@ -75,8 +75,8 @@ def _picture(level: lightbot.Level, board: Board, ground: list[Shape], position:
         size = board.cell - 2 * inset
         shapes.append(Rect(x + inset, y + inset, size, size, fill, edge, max(1.0, board.cell / 20),
                            "light on" if on else "light"))  # fmt: skip
-    if len(trail) > 1:  # under the numbers, so they stay legible where it passes
-        shapes.append(board.path(trail, PATH, max(1.0, board.cell / 12)))
+    if trail is not None:  # under the numbers, so they stay legible where it passes
+        shapes += trail.lines(board, PATH, max(1.0, board.cell / 12))
     if board.cell >= MIN_TEXT_CELL:
         lights = {pos: lit >> i & 1 for i, pos in enumerate(level.lights)}
         for r, row in enumerate(level.heights):
@@ -103,9 +103,9 @@ def draw(level: lightbot.Level, program: lightbot.Program | None, at: Sequence[i
     board = Board(len(level.heights), len(level.heights[0]))
     ground = _ground(level, board)
     position, facing, lit = level.start, int(level.facing), 0
-    trail = [position]
+    trail = Trail(position)
     if program is None:
-        return [_picture(level, board, ground, position, facing, lit, [], 0)]
+        return [_picture(level, board, ground, position, facing, lit, None, 0)]
     out: list[Scene] = []
     number = 0
     run = lightbot.steps(level, program)
@@ -115,8 +115,7 @@ def draw(level: lightbot.Level, program: lightbot.Program | None, at: Sequence[i
             if step is None:
                 break
             number = step.number
-            if step.position != trail[-1]:
-                trail.append(step.position)
+            trail.go(step.position)
             position, facing, lit = step.position, step.facing, step.lit
         out.append(_picture(level, board, ground, position, facing, lit, trail, number))
     return out

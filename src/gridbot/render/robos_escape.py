@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from gridbot.games import robos_escape
 from gridbot.grid import Direction, LevelError
 
-from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape
+from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Trail
 
 # What a click on a cell turns it into, in turn (the start `S` stays where it is).
 PALETTE = " XCO-.xE"
@@ -107,12 +107,12 @@ def _shot(board: Board, grid: Sequence[str], position: robos_escape.Position, fa
 
 
 def _picture(level: robos_escape.Level, board: Board, grid: Sequence[str], position: robos_escape.Position,
-             facing: int, trail: list[robos_escape.Position], shot: list[Shape], number: int,
+             facing: int, trail: Trail | None, shot: list[Shape], number: int,
              coins: int) -> Scene:  # fmt: skip
     shapes: list[Shape] = list(board.tiles(list(grid), COLOURS))
     shapes += _things(board, grid, level.start)
-    if len(trail) > 1:
-        shapes.append(board.path(trail, PATH, max(1.0, board.cell / 10)))
+    if trail is not None:
+        shapes += trail.lines(board, PATH, max(1.0, board.cell / 10))
     shapes += shot
     shapes.append(board.arrow(position[0], position[1], facing, ROBOT, 0.7))
     escaped = grid[position[0]][position[1]] == "E"
@@ -129,8 +129,8 @@ def draw(level: robos_escape.Level, program: robos_escape.Program | None, at: Se
     grid: tuple[str, ...] = level.rows
     position, facing, coins = level.start, int(Direction.SOUTH), 0
     if program is None:
-        return [_picture(level, board, grid, position, facing, [], [], 0, 0)]
-    trail = [position]
+        return [_picture(level, board, grid, position, facing, None, [], 0, 0)]
+    trail = Trail(position)
     out: list[Scene] = []
     number = 0
     shot: list[Shape] = []
@@ -142,8 +142,7 @@ def draw(level: robos_escape.Level, program: robos_escape.Program | None, at: Se
                 break
             shot = _shot(board, grid, position, facing) if step.op == "X" else []
             number = step.number
-            if step.position != trail[-1]:
-                trail.append(step.position)
+            trail.go(step.position)
             position, facing, coins, grid = step.position, step.facing, step.coins, step.grid
         out.append(_picture(level, board, grid, position, facing, trail, shot, number, coins))
     return out

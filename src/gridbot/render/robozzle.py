@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from gridbot.games import robozzle
 from gridbot.grid import LevelError, ProgramError
 
-from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Text, beacon
+from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Text, Trail, beacon
 
 # What a click on a tile turns it into, in turn (the text form's letters: lower case a tile, upper case a tile
 # with a star, `.` a hole); the robot's tile stays, and a change that leaves no star is passed over.
@@ -132,7 +132,7 @@ def _command(command: robozzle.Command, x: float, y: float, s: float) -> list[Sh
 
 def _picture(level: robozzle.Level, board: Board, panel: _Panel, program: robozzle.Program | None,
              colours: tuple[str, ...], stars: tuple[robozzle.Position, ...], position: robozzle.Position,
-             facing: int, trail: list[robozzle.Position], running: tuple[int, int] | None,
+             facing: int, trail: Trail | None, running: tuple[int, int] | None,
              number: int) -> Scene:  # fmt: skip
     # A hole is no tile: drawn without an outline (still one "cell" each, for the page's clicks), so the tiles
     # stand out on the dark ground as the site shows them.
@@ -151,8 +151,8 @@ def _picture(level: robozzle.Level, board: Board, panel: _Panel, program: robozz
                 "star",
             )
         )
-    if len(trail) > 1:
-        shapes.append(board.path(trail, PATH, max(1.0, board.cell / 10)))
+    if trail is not None:
+        shapes += trail.lines(board, PATH, max(1.0, board.cell / 10))
     r = min(max(position[0], 0), board.rows - 1)  # a robot that fell off the board is shown at its edge
     c = min(max(position[1], 0), board.cols - 1)
     fell = not level.tile(position)
@@ -182,9 +182,9 @@ def draw(level: robozzle.Level, program: robozzle.Program | None, at: Sequence[i
     colours, stars = level.colours, level.stars
     position, facing = level.start, int(level.facing)
     if program is None:
-        return [_picture(level, board, panel, None, colours, stars, position, facing, [], None, 0)]
+        return [_picture(level, board, panel, None, colours, stars, position, facing, None, None, 0)]
     _fits(level, program)
-    trail = [position]
+    trail = Trail(position)
     running: tuple[int, int] | None = None
     out: list[Scene] = []
     number = 0
@@ -195,8 +195,8 @@ def draw(level: robozzle.Level, program: robozzle.Program | None, at: Sequence[i
             if step is None:
                 break
             number = step.number
-            if step.position != trail[-1]:
-                trail.append(step.position)
+            if 0 <= step.position[0] < level.height and 0 <= step.position[1] < level.width:
+                trail.go(step.position)  # not off the board's edge: the robot is shown at the edge
             colours, stars, position, facing = step.colours, step.stars, step.position, step.facing
             running = (step.function - 1, step.slot)
         out.append(_picture(level, board, panel, program, colours, stars, position, facing, trail, running, number))
