@@ -92,7 +92,7 @@ def _picture(level: lightbot.Level, board: Board, ground: list[Shape], position:
         shapes.append(ring)
     shapes.append(board.arrow(position[0], position[1], facing, ROBOT, 0.7 if board.cell >= 16 else 1.0))
     done = bin(lit).count("1")
-    caption = f"{level.name}: step {number}, {done} of {level.size} lights on"
+    caption = f"{level.name or 'Light-Bot'}: step {number}, {done} of {level.size} lights on"
     return Scene(board.width, board.height, tuple(shapes), BACKGROUND, board, caption)
 
 

@@ -116,7 +116,8 @@ def _picture(level: robos_escape.Level, board: Board, grid: Sequence[str], posit
     shapes += shot
     shapes.append(board.arrow(position[0], position[1], facing, ROBOT, 0.7))
     escaped = grid[position[0]][position[1]] == "E"
-    caption = f"{level.name}: step {number}, {coins} coin{'' if coins == 1 else 's'} picked up"
+    title = level.name or "Robo's Escape"
+    caption = f"{title}: step {number}, {coins} coin{'' if coins == 1 else 's'} picked up"
     caption += ", escaped" if escaped else ""
     return Scene(board.width, board.height, tuple(shapes), BACKGROUND, board, caption)
 
