@@ -84,12 +84,10 @@ def _things(board: Board, grid: Sequence[str], start: robos_escape.Position) -> 
 def _shot(board: Board, grid: Sequence[str], position: robos_escape.Position, facing: int) -> list[Shape]:
     """The laser fired from `position` facing `facing` over `grid` (the board as it was when fired): a red beam
     to the first cell that stops it (whose centre it reaches) or to the grid's edge, and a flash where it hits.
-    The beam's reach is the rule that `robos_escape.STOPS_LASER` states."""
+    The beam's reach is the game's rule (`robos_escape.laser_end`)."""
     dr, dc = Direction(facing).delta
     rows, cols = len(grid), len(grid[0])
-    r, c = position[0] + dr, position[1] + dc
-    while 0 <= r < rows and 0 <= c < cols and grid[r][c] not in robos_escape.STOPS_LASER:
-        r, c = r + dr, c + dc
+    r, c = robos_escape.laser_end(grid, position, facing)
     start = board.centre(*position)
     inside = 0 <= r < rows and 0 <= c < cols
     end = board.centre(r, c) if inside else board.centre(r - dr * 0.5, c - dc * 0.5)
