@@ -149,6 +149,29 @@ def test_png_and_gif_of_scenes_have_their_size_and_frames():
         raster.gif([])
 
 
+def test_gif_frames_are_the_pictures_exactly():
+    """A run's frames share one palette of the colours they use, so each decodes to the picture painted."""
+    level = gridbot.load("carrots:02")
+    scenes = render.film(level, SQUARE_PROGRAM)
+    pictures = [raster.image(scene).tobytes() for scene in scenes]
+    shown = [picture for k, picture in enumerate(pictures) if k == 0 or picture != pictures[k - 1]]
+    assert len(shown) > 3
+    gif = Image.open(io.BytesIO(raster.gif(scenes)))
+    assert gif.n_frames == len(shown)
+    for k, picture in enumerate(shown):
+        gif.seek(k)
+        assert gif.convert("RGB").tobytes() == picture
+
+
+def test_a_gif_of_more_than_256_colours_falls_back_to_a_median_cut():
+    shapes = tuple(Rect(k % 20, k // 20, 1, 1, fill=f"#{k:06x}") for k in range(300))
+    shifted = tuple(Rect(r.x, r.y, 1, 1, fill=f"#{int(r.fill[1:], 16) + 1:06x}") for r in shapes)
+    scenes = [Scene(20, 15, shapes), Scene(20, 15, shifted)]
+    assert raster.indexed(scenes) is None
+    gif = Image.open(io.BytesIO(raster.gif(scenes)))
+    assert gif.n_frames == 2 and gif.size == (20, 15)
+
+
 def test_carrots_svg_has_a_cell_per_square():
     level = gridbot.load("carrots:12")
     root = parse_svg(render.svg(level))
