@@ -205,8 +205,8 @@ class Solves:
         if job is None:
             return None
         if not job.done.is_set():
+            job._finish("cancelled")  # first: the watcher, seeing the worker die, must not call it a failure
             kill(job.process)
-            job._finish("cancelled")
         return job
 
     def close(self) -> None:
@@ -215,8 +215,8 @@ class Solves:
             jobs = list(self._jobs.values())
         for job in jobs:
             if not job.done.is_set():
-                kill(job.process)
                 job._finish("cancelled")
+                kill(job.process)
 
     def _watch(self, job: Job, reader: Any) -> None:
         """Read the worker's messages until it ends; kill it past its time limit plus the grace."""

@@ -17,6 +17,7 @@ const state = {
   solveId: null,
   events: null,
   solution: null,
+  choice: 0,          // counts choices of game and level: an answer to an older one is dropped
 };
 
 // ---------------------------------------------------------------- talking to the API
@@ -27,7 +28,13 @@ async function api(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  document.body.dataset.busy = String(Number(document.body.dataset.busy || 0) + 1);  // tests wait for 0
+  let response;
+  try {
+    response = await fetch(path, options);
+  } finally {
+    document.body.dataset.busy = String(Number(document.body.dataset.busy) - 1);
+  }
   let data = null;
   try {
     data = await response.json();
@@ -211,6 +218,7 @@ async function loadGames() {
 }
 
 async function chooseGame(name, levelName) {
+  const mine = ++state.choice;
   state.game = name;
   $("game").value = name;
   const game = state.games[name];
@@ -221,6 +229,7 @@ async function chooseGame(name, levelName) {
     ? `${game.solution} (optional: empty shows the robot's own journey)`
     : `the ${game.solution} to run`;
   const data = await api("GET", `/api/levels/${encodeURIComponent(name)}`);
+  if (mine !== state.choice) return;  // another game or level was chosen meanwhile: it wins
   const select = $("level");
   select.innerHTML = "";
   const custom = document.createElement("option");
@@ -238,7 +247,9 @@ async function chooseGame(name, levelName) {
 }
 
 async function chooseLevel(name) {
+  const mine = ++state.choice;
   const data = await api("GET", `/api/levels/${encodeURIComponent(state.game)}/${encodeURIComponent(name)}`);
+  if (mine !== state.choice) return;
   state.levelName = data.name;
   state.levelText = data.text;
   $("level").value = data.name;
