@@ -132,7 +132,7 @@ def _level(body: LevelIn, caps: Caps) -> tuple[ModuleType, Any, str]:
             raise BadInput(404, "level", f"no bundled level {body.level!r} of {module.NAME}")
         name, text = f"{module.NAME}:{stem}", _bundled_text(module.NAME, stem)
     else:
-        name, text = "playground", body.text or ""
+        name, text = "your level", body.text or ""
         limit = min(caps.max_level_bytes, levels.max_bytes(module.NAME))
         try:
             size = len(text.encode())
@@ -375,6 +375,8 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             response = BadInput(429, "busy", str(exc)).response()
             response.headers["Retry-After"] = "5"
             return response  # type: ignore[return-value]
+        except OSError as exc:  # no process to be had (the machine's limit): the server is unwell, not the request
+            return BadInput(503, "busy", f"cannot start a solver: {exc}").response()  # type: ignore[return-value]
         return {"id": job.id, "events": f"/api/solve/{job.id}/events", "time_limit": limit}
 
     def _job(job_id: str) -> Any:

@@ -1,9 +1,11 @@
 """Solves for the web playground: one worker process per solve, a bounded number at once, killed on time or cancel.
 
-A solve runs in its own process (started by a forkserver, so the server's threads are never forked) that leads
-its own process group: killing the group also ends any pool the solver starts. The worker sends the solver's
-progress reports and its answer through a pipe; one watcher thread per solve reads them, kills the group when
-the time limit (plus a grace) has passed, and re-checks the answer with the game's simulator before anyone sees it.
+A solve runs in a fresh interpreter (`python -m gridbot.web.solves`: the server's threads are never forked, and
+no caller's main module is imported again, as multiprocessing's spawn and forkserver would) that leads its own
+session: killing its process group also ends any pool the solver starts. The worker reads its task as one JSON
+line on stdin and writes the solver's progress reports and its answer as JSON lines on stdout; one watcher thread
+per solve reads them, kills the group when the time limit (plus a grace) has passed, and re-checks the answer
+with the game's simulator before anyone sees it.
 
 >>> solves = Solves(max_running=1)
 >>> job = solves.start("carrots", "S##", time_limit=5.0)
@@ -17,24 +19,25 @@ True
 from __future__ import annotations
 
 import contextlib
+import json
 import math
-import multiprocessing
 import os
 import secrets
+import select
 import signal
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from gridbot import games
+from gridbot.solve.workers import _die_with_parent
 
 GRACE = 2.0  # seconds a solver may overrun its own time limit (returning what it found) before it is killed
 KEEP_FINISHED = 64  # finished solves remembered (for late readers), oldest forgotten first
-# A forkserver, not fork: the web server runs threads (fork would copy their locks mid-use), and a fresh
-# interpreter per solve (spawn) would pay the imports every time. The preload is the context's own setting.
-_context = multiprocessing.get_context("forkserver")
-_context.set_forkserver_preload(["gridbot.games", "gridbot.solve.search", "gridbot.web.solves"])
+MAX_LINE = 1 << 20  # bytes of one message from a worker at most (an answer is a program: far less)
 
 
 class TooManySolves(Exception):
@@ -54,27 +57,29 @@ def _plain(value: Any) -> Any:
     return int(number) if number.is_integer() else number
 
 
-def _worker(game: str, text: str, time_limit: float, conn: Any) -> None:
-    """In the worker process: solve, sending ("progress", {...}) now and then and ("result", {...}) at the end."""
-    os.setpgrp()  # its own group: cancelling kills the solver's own pool with it
-    from gridbot.solve.workers import _die_with_parent
+def _send(kind: str, data: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps([kind, data]) + "\n")
+    sys.stdout.flush()
 
-    _die_with_parent(os.getppid())  # never outlive the forkserver (and so the web server)
-    module = games.get(game)
+
+def worker_main() -> None:
+    """In the worker process: read {game, text, time_limit} from stdin, solve, and write ["progress", {...}]
+    lines now and then and one ["result", {...}] (or ["error", {...}]) line at the end."""
+    task = json.loads(sys.stdin.readline())
+    _die_with_parent(task["parent"])  # the server gone (even killed), its solves go too
+    module = games.get(task["game"])
     try:
-        level = module.Level.parse(text, name="playground")
+        level = module.Level.parse(task["text"], name="your level")
 
         def progress(info: dict[str, Any]) -> None:
-            conn.send(("progress", {str(k): _plain(v) for k, v in info.items()}))
+            _send("progress", {str(k): _plain(v) for k, v in info.items()})
 
-        result = module.solve(level, time_limit=time_limit, progress=progress)
+        result = module.solve(level, time_limit=task["time_limit"], progress=progress)
         solution = None if result.solution is None else str(result.solution)
-        conn.send(("result", {"status": result.status, "solution": solution, "length": result.length,
-                              "seconds": result.seconds, "proven_impossible": result.proven_impossible}))  # fmt: skip
+        _send("result", {"status": result.status, "solution": solution, "length": result.length,
+                         "seconds": result.seconds, "proven_impossible": result.proven_impossible})  # fmt: skip
     except Exception as exc:  # the watcher reports it; a worker has no one else to tell
-        conn.send(("error", {"message": f"{type(exc).__name__}: {exc}"}))
-    finally:
-        conn.close()
+        _send("error", {"message": f"{type(exc).__name__}: {exc}"})
 
 
 def recheck(game: str, text: str, solution: str, length: int | None) -> str | None:
@@ -83,7 +88,7 @@ def recheck(game: str, text: str, solution: str, length: int | None) -> str | No
     Runs the game's own simulator on the parsed text, as `gridbot solve` does. O(run length).
     """
     module = games.get(game)
-    level = module.Level.parse(text, name="playground")
+    level = module.Level.parse(text, name="your level")
     program = module.parse_program(solution)
     verdict = module.run(level, program).verdict
     if not verdict.won:
@@ -147,15 +152,16 @@ class Job:
             self.done.set()
 
 
-def kill(process: Any) -> None:
+def kill(process: subprocess.Popen | None) -> None:
     """SIGKILL the worker's process group (the worker and any pool it started), then reap the worker."""
-    if process is None or process.pid is None:
+    if process is None:
         return
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGKILL)  # the worker leads its own session, so its group has its pid
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(process.pid, signal.SIGKILL)  # in case it died before it led its own group
-    process.join(10)
+        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(10)
 
 
 class Solves:
@@ -185,18 +191,25 @@ class Solves:
                 del self._jobs[key]
             job = Job(secrets.token_urlsafe(9), game, text, time_limit)
             self._jobs[job.id] = job
-        reader, writer = _context.Pipe(duplex=False)
+        task = {"game": game, "text": text, "time_limit": time_limit, "parent": os.getpid()}
         try:
-            process = _context.Process(target=_worker, args=(game, text, time_limit, writer), daemon=True)
-            process.start()
+            process = subprocess.Popen(
+                [sys.executable, "-m", "gridbot.web.solves"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # its own group: cancelling kills the solver's own pool with it
+                close_fds=True,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            )
+            process.stdin.write((json.dumps(task) + "\n").encode())
+            process.stdin.close()
         except Exception:
             with self._lock:
                 del self._jobs[job.id]
             raise
-        finally:
-            writer.close()  # the worker holds its own end: EOF here means it is gone
         job._update(process=process)
-        threading.Thread(target=self._watch, args=(job, reader), name=f"solve-{job.id}", daemon=True).start()
+        threading.Thread(target=self._watch, args=(job,), name=f"solve-{job.id}", daemon=True).start()
         return job
 
     def cancel(self, job_id: str) -> Job | None:
@@ -218,36 +231,49 @@ class Solves:
                 job._finish("cancelled")
                 kill(job.process)
 
-    def _watch(self, job: Job, reader: Any) -> None:
-        """Read the worker's messages until it ends; kill it past its time limit plus the grace."""
+    def _watch(self, job: Job) -> None:
+        """Read the worker's lines until it ends; kill it past its time limit plus the grace."""
         deadline = job.started + job.time_limit + self.grace
+        process = job.process
+        fd = process.stdout.fileno()
+        pending = b""
         try:
             while not job.done.is_set():
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    kill(job.process)
-                    job._finish("timeout", message=f"killed after {job.time_limit:g} s")
+                    job._finish("timeout", message=f"stopped after {job.time_limit:g} s")
+                    kill(process)
                     break
-                try:
-                    if not reader.poll(min(left, 0.5)):
-                        continue
-                    kind, data = reader.recv()
-                except (EOFError, OSError):
-                    job.process.join(5)
-                    job._finish("error", message=f"the solver's process ended (exit code {job.process.exitcode})")
+                ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+                if not ready:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk or len(pending) > MAX_LINE:
+                    kill(process)
+                    job._finish("error", message=f"the solver's process ended (exit code {process.returncode})")
                     break
-                if kind == "progress":
-                    job._update(progress=data)
-                elif kind == "error":
-                    job._finish("error", message=data["message"])
-                else:
-                    self._answer(job, data)
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    self._message(job, line)
         finally:
-            reader.close()
-            if job.process is not None:
-                job.process.join(5)
-                if job.process.is_alive():
-                    kill(job.process)
+            process.stdout.close()
+            if process.poll() is None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(5)
+                kill(process)
+
+    def _message(self, job: Job, line: bytes) -> None:
+        try:
+            kind, data = json.loads(line)
+        except ValueError:
+            return  # not ours (a library printing to stdout): the answer comes on a line of its own
+        if kind == "progress":
+            job._update(progress=data)
+        elif kind == "error":
+            job._finish("error", message=str(data.get("message")))
+        elif kind == "result":
+            self._answer(job, data)
 
     def _answer(self, job: Job, data: dict[str, Any]) -> None:
         status = data["status"]
@@ -263,4 +289,8 @@ class Solves:
                     solver_seconds=round(data["seconds"], 3), proven_impossible=data["proven_impossible"])  # fmt: skip
 
 
-__all__ = ["Solves", "Job", "TooManySolves", "recheck", "kill", "GRACE"]
+__all__ = ["Solves", "Job", "TooManySolves", "recheck", "kill", "GRACE", "worker_main"]
+
+
+if __name__ == "__main__":
+    worker_main()

@@ -108,12 +108,15 @@ function showFrame(i) {
 }
 
 // A small board is drawn with big cells up to a comfortable size; a big one shrinks to the room there is.
+// The width decides: a height-bound box would centre the picture in empty margins.
 function fitBoard(svg) {
   if (!svg) return;
   const natural = Number(svg.getAttribute("width")) || 400;
+  const tall = Number(svg.getAttribute("height")) || natural;
   const room = $("board").clientWidth || natural;
+  const below = (window.innerHeight || 800) * 0.78 * (natural / tall);  // keeps the player's buttons in sight
   const wanted = Math.max(natural, Math.min(natural * 3, 560));
-  svg.style.width = `${Math.min(room, wanted)}px`;
+  svg.style.width = `${Math.floor(Math.min(room, wanted, Math.max(below, 200)))}px`;
 }
 
 function stop() {
@@ -197,7 +200,17 @@ async function boardClicked(event) {
 
 // ---------------------------------------------------------------- games and levels
 
+// A solve's answer belongs to the level it was asked for: a new level stops the solve and clears its answer.
+function levelChanged() {
+  if (state.solveId !== null) cancel();
+  $("solve-status").textContent = "";
+  $("solve-status").className = "";
+  $("solve-result").textContent = "";
+  $("use-solution").hidden = true;
+}
+
 function setCustomLevel(text) {
+  levelChanged();
   state.levelName = null;
   state.levelText = text;
   $("level-text").value = text;
@@ -250,6 +263,7 @@ async function chooseLevel(name) {
   const mine = ++state.choice;
   const data = await api("GET", `/api/levels/${encodeURIComponent(state.game)}/${encodeURIComponent(name)}`);
   if (mine !== state.choice) return;
+  levelChanged();
   state.levelName = data.name;
   state.levelText = data.text;
   $("level").value = data.name;
