@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from gridbot import games, levels
+from gridbot import games, levels, render
 from gridbot.cli import cli
 from gridbot.games import carrots
 from gridbot.web.app import create_app
@@ -127,6 +127,14 @@ def test_run_gives_verdict_steps_and_frames(client):
     root = ET.fromstring(frames[-1]["svg"])
     assert root.find(f"{SVG}desc").text.split()[:3] == ["board", "9", "9"]
     assert len(root.findall(f".//{SVG}rect[@class='cell']")) == levels.load("carrots:12").size  # its squares
+
+
+def test_frames_are_the_svg_of_gridbot_render(client):
+    """The page shows exactly the pictures `gridbot render` writes (one drawing for files and page)."""
+    data = client.post("/api/run", json={"game": "carrots", "level": "12", "program": CARROTS_12}).json()
+    level = levels.load("carrots:12")
+    for frame in data["frames"][::37] + data["frames"][-1:]:
+        assert frame["svg"] == render.svg(level, CARROTS_12, step=frame["step"])
 
 
 def test_run_without_program_draws_the_level(client):

@@ -177,21 +177,41 @@ def _verdict(verdict: Any) -> dict[str, Any]:
     return data
 
 
+class _Pictures:
+    """Scenes as the SVG text of svg_text.to_svg, byte for byte, with each distinct shape written once: the
+    frames of one run share most of their shapes (the cells that did not change). O(distinct shapes) text."""
+
+    def __init__(self) -> None:
+        self.lines: dict[Any, str] = {}
+
+    def svg(self, scene: Any) -> str:
+        head, tail = svg_text.to_svg(dataclasses.replace(scene, shapes=())).rsplit("</svg>", 1)
+        parts = [head]
+        for shape in scene.shapes:
+            line = self.lines.get(shape)
+            if line is None:
+                line = self.lines[shape] = svg_text.shape_svg(shape) + "\n"
+            parts.append(line)
+        parts.append("</svg>" + tail)
+        return "".join(parts)
+
+
 def _frames(level: Any, program: Any, verdict: Any, caps: Caps) -> tuple[int, list[dict[str, Any]]]:
     """(the last step shown, [{step, svg}] of at most caps.max_frames pictures spread over the run, fewer when
     the pictures are large: together at most about caps.max_frame_bytes). O(steps + frames x picture)."""
     draw = render.drawing(level)
-    alone = svg_text.to_svg(draw.draw(level, None, [0])[0])
+    pictures = _Pictures()
+    alone = pictures.svg(draw.draw(level, None, [0])[0])
     if program is None:
         return 0, [{"step": 0, "svg": alone}]
     last = min(draw.steps(level, program), caps.max_steps)
     if verdict is not None and verdict.status == "forever":
         last = min(last, verdict.step)  # the run repeats from there on: more pictures would show nothing new
-    final = svg_text.to_svg(draw.draw(level, program, [last])[0])  # the largest picture: its trail is longest
+    final = pictures.svg(draw.draw(level, program, [last])[0])  # the largest picture: its trail is longest
     room = max(2, min(caps.max_frames, caps.max_frame_bytes // max(len(alone), len(final))))
     at = render.frame_steps(last, room)
-    pictures = [svg_text.to_svg(scene) for scene in draw.draw(level, program, at[:-1])] + [final]
-    return last, [{"step": k, "svg": picture} for k, picture in zip(at, pictures, strict=True)]
+    texts = [pictures.svg(scene) for scene in draw.draw(level, program, at[:-1])] + [final]
+    return last, [{"step": k, "svg": text} for k, text in zip(at, texts, strict=True)]
 
 
 def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
