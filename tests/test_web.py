@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import doctest
+import importlib
 import json
 import os
+import socket
+import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -156,6 +160,17 @@ def test_every_game_runs_its_first_level(client, game):
     drawn = (Path(carrots.__file__).parents[1] / "render" / f"{game}.py").exists()
     assert data["drawing"] is drawn
     assert len(data["frames"]) == (1 if drawn else 0)
+
+
+def test_robos_escape_run_reports_score_and_coins(client):
+    data = client.post("/api/run", json={"game": "robos_escape", "level": "01", "program": "F"}).json()
+    assert {"score", "coins"} <= set(data["fields"]) and data["fields"]["coins"] == 0
+
+
+@pytest.mark.parametrize("name", ["gridbot.web.app", "gridbot.web.solves"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_frames_are_capped_and_sampled():
@@ -375,3 +390,25 @@ def test_web_command_without_fastapi(monkeypatch):
 def test_web_command_help():
     result = CliRunner().invoke(cli, ["web", "--help"])
     assert result.exit_code == 0 and "--host" in result.output and "127.0.0.1" in result.output
+
+
+def test_gridbot_web_serves_until_terminated():
+    """The real command: serves the API on the port given, stops on SIGTERM."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "gridbot.cli", "web", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                games_listed = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).json()
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read().decode()
+                time.sleep(0.1)
+        assert [g["name"] for g in games_listed] == list(games.GAMES)
+    finally:
+        server.terminate()
+        assert server.wait(30) == 143  # the command line's "terminated", after uvicorn's orderly shutdown

@@ -594,7 +594,10 @@ def play(address: str, time_limit: float | None, seed: int, timeout: float, quie
 
 # ---------------------------------------------------------------- the web playground
 
-WEB_EPILOG = "Exit status: 0 stopped (Ctrl-C); 1 the address cannot be used; 2 bad usage or FastAPI missing."
+WEB_EPILOG = (
+    "Exit status: 1 the address cannot be used; 2 bad usage or FastAPI missing; 130 stopped by Ctrl-C; "
+    "143 terminated (running solves are killed first in both cases)."
+)
 
 
 @cli.command(epilog=WEB_EPILOG)

@@ -380,7 +380,7 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             raise BadInput(400, "game", f"{module.NAME} has no drawing to edit yet")
         try:
             text = render.edit(level, body.row, body.col)
-        except (ValueError, IndexError) as exc:
+        except (GridbotError, ValueError, IndexError) as exc:
             raise BadInput(400, "cell", str(exc)) from None
         return _run(RunIn(game=module.NAME, text=text), caps)
 
