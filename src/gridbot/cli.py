@@ -602,7 +602,7 @@ WEB_EPILOG = (
 
 @cli.command(epilog=WEB_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (others can reach it!).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser once it is served.")
 def web(host: str, port: int, open_browser: bool) -> None:
     """Serve the playground: a page to run, edit and solve levels, and its JSON API (see docs/playground.md)."""

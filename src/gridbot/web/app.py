@@ -218,7 +218,8 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
     module, level, text = _level(body, caps)
     program = _program(module, body.program, caps)
     out: dict[str, Any] = {"game": module.NAME, "level": getattr(level, "name", ""), "text": text}
-    if program is not None or getattr(module, "PROGRAM_OPTIONAL", False) and body.program is not None:
+    optional = getattr(module, "PROGRAM_OPTIONAL", False)  # Bender: an empty answer shows his own journey
+    if program is not None or (optional and body.program is not None):
         outcome = module.run(level, program)
         verdict = outcome.verdict
         out["program"] = None if program is None else str(program)
