@@ -329,7 +329,7 @@ def test_solve_results_and_timeout(monkeypatch) -> None:
     result = bender.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
     assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
-    assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the README's schema says
+    assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the schema of docs/cli.md says
     assert parse_program(result.to_json()["solution"]) == result.solution  # and it reads back
     looping = bender.solve(gridbot.load("bender:11"))
     assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
@@ -358,7 +358,7 @@ def test_cli_json_and_several_levels() -> None:
 
 @pytest.mark.parametrize("stem", OFFICIAL)
 def test_cli_json_follows_the_schema(stem: str) -> None:
-    """README "JSON output": `solution` a string or null; optimal: proven_impossible = length - 1; unsolvable:
+    """docs/cli.md "JSON output": `solution` a string or null; optimal: proven_impossible = length - 1; unsolvable:
     null. The string is the moves separated by spaces: what `run` takes as an answer."""
     result = invoke("solve", "bender", f"bender:{stem}", "--json")
     assert result.exit_code == 0

@@ -1,4 +1,4 @@
-"""The examples in the module docstrings run as written (the README's console examples: tests/test_readme.py)."""
+"""The examples in the module docstrings run as written (the pages' console examples: tests/test_readme.py)."""
 
 from __future__ import annotations
 

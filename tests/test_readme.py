@@ -1,7 +1,8 @@
-"""The README's console examples print what they show.
+"""The console examples of the README and the docs print what they show.
 
-Every ```console block of README.md is run: each `$ command` line in order, in a fresh temporary folder per block
-(so `printf ... > file` then `gridbot ... file` works; `src` there points at the repository's, for `cat`), with
+Every ```console block of README.md and of every docs/*.md is run: each `$ command` line in order, in a fresh
+temporary folder per block (so `printf ... > file` then `gridbot ... file` works; `src` there points at the
+repository's, for `cat`), with
 `gridbot` run as `python -m gridbot.cli` by the interpreter running the tests. The lines after a command, up to
 the next `$` line, are what it must print: its standard output, then its standard error when it writes there.
 A command ending in `&` runs in the background: its lines are the first it prints on either stream, and it is
@@ -37,6 +38,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]  # every page whose console examples are run
 MARKER = re.compile(r"<!--\s*readme-test:\s*(.*?)\s*-->")
 KIND = re.compile(r"(?P<kind>[a-z-]+)(?:\s*\((?P<reason>[^()]*)\))?")
 KINDS = ("exact", "timing", "time-limited", "skip")
@@ -50,11 +52,16 @@ COUNTED = re.compile(r'(?P<key>^\s*candidates\s+|"(?:candidates|nodes)": )(?P<n>
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    line: int  # in README.md, 1-based
+    line: int  # in its page, 1-based
     text: str
     shown: tuple[str, ...]
     kind: str = "exact"
     reason: str = ""
+    page: str = "README.md"  # the page's path in the repository
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
 
     @property
     def background(self) -> bool:
@@ -65,10 +72,16 @@ class Command:
 class Block:
     line: int
     commands: tuple[Command, ...]
+    page: str = "README.md"
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
 
 
-def console_blocks(text: str) -> list[Block]:
-    """The ```console blocks of a Markdown text with their markers and commands. O(len(text))."""
+def console_blocks(text: str, page: str = "README.md") -> list[Block]:
+    """The ```console blocks of a Markdown text (the page at path `page`) with their markers and commands.
+    O(len(text))."""
     lines = text.split("\n")
     blocks = []
     i = 0
@@ -79,7 +92,7 @@ def console_blocks(text: str) -> list[Block]:
         before = next((lines[j].strip() for j in range(i - 1, -1, -1) if lines[j].strip()), "")
         marker = MARKER.fullmatch(before)
         kinds = [KIND.fullmatch(part.strip()) for part in marker.group(1).split(";")] if marker else []
-        assert all(k and k.group("kind") in KINDS for k in kinds), f"README.md:{i}: unknown marker {before!r}"
+        assert all(k and k.group("kind") in KINDS for k in kinds), f"{page}:{i}: unknown marker {before!r}"
         start = i + 1
         i += 1
         body = []
@@ -91,17 +104,17 @@ def console_blocks(text: str) -> list[Block]:
             if line.startswith("$ "):
                 commands.append([start + k + 1, line[2:], []])
             else:
-                assert commands, f"README.md:{start + k + 1}: output before any `$ command`"
+                assert commands, f"{page}:{start + k + 1}: output before any `$ command`"
                 commands[-1][2].append(line)
         if len(kinds) > 1:
-            assert len(kinds) == len(commands), f"README.md:{start}: {len(kinds)} kinds for {len(commands)} commands"
+            assert len(kinds) == len(commands), f"{page}:{start}: {len(kinds)} kinds for {len(commands)} commands"
         else:
             kinds *= len(commands)
         made = []
         for k, (line, text, shown) in enumerate(commands):
             kind, reason = (kinds[k].group("kind"), kinds[k].group("reason") or "") if kinds else ("exact", "")
-            made.append(Command(line, text, tuple(_trim(shown)), kind, reason))
-        blocks.append(Block(start, tuple(made)))
+            made.append(Command(line, text, tuple(_trim(shown)), kind, reason, page))
+        blocks.append(Block(start, tuple(made), page))
         i += 1
     return blocks
 
@@ -129,7 +142,7 @@ def loose(line: str) -> re.Pattern[str]:
 
 
 def compare(command: Command, printed: list[str]) -> str:
-    """'' when `printed` matches what the README shows for `command` under its kind, else why not."""
+    """'' when `printed` matches what the page shows for `command` under its kind, else why not."""
     shown = list(command.shown)
     if command.kind == "exact" and printed == shown:
         return ""
@@ -138,15 +151,15 @@ def compare(command: Command, printed: list[str]) -> str:
         return ""
     if command.kind == "time-limited":
         want, got = STATUS_LINE.match(shown[0] if shown else ""), STATUS_LINE.match(printed[0] if printed else "")
-        assert want, f"README.md:{command.line}: a time-limited example must show a status line"
+        assert want, f"{command.where}: a time-limited example must show a status line"
         if got and got.group("level") == want.group("level") and any(p.split()[:1] == ["seconds"] for p in printed):
             return ""
     difference = "\n".join(
-        f"  {'README' if k < len(shown) else '      '}| {shown[k] if k < len(shown) else ''}\n"
+        f"  {'shown ' if k < len(shown) else '      '}| {shown[k] if k < len(shown) else ''}\n"
         f"  {'actual' if k < len(printed) else '      '}| {printed[k] if k < len(printed) else ''}"
         for k in range(max(len(shown), len(printed)))
     )
-    return f"README.md:{command.line}: `{command.text}` ({command.kind}) prints otherwise:\n{difference}"
+    return f"{command.where}: `{command.text}` ({command.kind}) prints otherwise:\n{difference}"
 
 
 def _port_in_use(command: str) -> int | None:
@@ -222,7 +235,7 @@ def run_block(block: Block) -> list[str]:
                             timeout=COMMAND_TIMEOUT,
                         )
                     except subprocess.TimeoutExpired:
-                        problems.append(f"README.md:{command.line}: `{command.text}` ran over {COMMAND_TIMEOUT:g} s")
+                        problems.append(f"{command.where}: `{command.text}` ran over {COMMAND_TIMEOUT:g} s")
                         continue
                     printed = _trim((done.stdout + done.stderr).split("\n"))
                 problem = compare(command, printed)
@@ -235,23 +248,30 @@ def run_block(block: Block) -> list[str]:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-                    problems.append(f"README.md:{block.line}: a background command did not end by itself")
+                    problems.append(f"{block.where}: a background command did not end by itself")
     return problems
 
 
-BLOCKS = console_blocks(README.read_text(encoding="utf-8"))
+BLOCKS = [
+    block
+    for page in PAGES
+    for block in console_blocks(page.read_text(encoding="utf-8"), page.relative_to(ROOT).as_posix())
+]
 
 
-def test_the_readme_has_console_examples_and_markers_are_known() -> None:
-    assert len(BLOCKS) >= 10
+def test_the_pages_have_console_examples_and_markers_are_known() -> None:
+    # the examples moved from the README to docs/ when it was split: none may be lost on the way
+    assert len(BLOCKS) >= 23
+    games = ("pellet", "torch_cave", "bender", "lightbot", "robos_escape", "robozzle")  # Carrots': docs/cli.md
+    assert {block.page for block in BLOCKS} >= {"README.md", "docs/cli.md", *(f"docs/{game}.md" for game in games)}
     assert all(block.commands for block in BLOCKS)
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"README.md:{b.line}" for b in BLOCKS])
+@pytest.mark.parametrize("block", BLOCKS, ids=[block.where for block in BLOCKS])
 def test_console_example(block: Block) -> None:
     skipped = [command for command in block.commands if command.kind == "skip"]
     if len(skipped) == len(block.commands):
-        pytest.skip("; ".join(command.reason or "marked skip in README.md" for command in skipped))
+        pytest.skip("; ".join(command.reason or f"marked skip in {block.page}" for command in skipped))
     for command in block.commands:
         if command.background and (port := _port_in_use(command.text)):
             pytest.skip(f"port {port} is in use on this machine")

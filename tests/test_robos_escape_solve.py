@@ -49,7 +49,7 @@ def check_against_brute(level: Level, tokens: int, counts: dict[str, int]) -> No
     if result.status == "optimal":  # proven best overall: the enumeration cannot do better either
         assert result.solution.tokens == result.length
     # the answer is a shortest program of the best score (the enumeration keeps the first, shortest, one), so
-    # no program of fewer tokens reaches it: proven_impossible = length - 1, as the README's schema says
+    # no program of fewer tokens reaches it: proven_impossible = length - 1, as the schema of docs/cli.md says
     assert result.length == Program(reference[1]).tokens, (level.name, reference, str(result.solution))
     assert result.proven_impossible == result.length - 1
 
@@ -242,7 +242,7 @@ def test_cli_run_shows_score_coins_and_reason() -> None:
 
 
 def test_json_fields_follow_the_schema() -> None:
-    """README "JSON output": optimal -> proven_impossible = length - 1 (no shorter program reaches the score);
+    """docs/cli.md "JSON output": optimal -> proven_impossible = length - 1 (no shorter program reaches the score);
     solved -> no more than that, nor than the lengths searched; timeout -> the lengths searched (no escape)."""
     data = json.loads(invoke("solve", "robos_escape", "robos_escape:3", "--json").output)
     assert (data["status"], data["length"], data["proven_impossible"]) == ("optimal", 5, 4)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows
@@ -151,6 +151,17 @@ class Run:
         return list(itertools.islice(steps(self.level, self.program), limit))
 
 
+def laser_end(grid: Sequence[Sequence[str]], position: Position, facing: int) -> Position:
+    """Where a laser fired from `position` facing `facing` stops: the first cell of STOPS_LASER ahead, or the
+    first position off the grid. O(side)."""
+    dr, dc = Direction(facing).delta
+    height, width = len(grid), len(grid[0])
+    r, c = position[0] + dr, position[1] + dc
+    while 0 <= r < height and 0 <= c < width and grid[r][c] not in STOPS_LASER:
+        r, c = r + dr, c + dc
+    return (r, c)
+
+
 def _machine(level: Level, program: Program) -> Iterator[tuple[Step, str]]:
     """Yields (step, outcome) per executed command; outcome '' while running, else why it stopped."""
     text = program.text
@@ -190,9 +201,7 @@ def _machine(level: Level, program: Program) -> Iterator[tuple[Step, str]]:
                 grid[position[0]][position[1]] = " "
                 coins += 1
         elif op == "X":
-            r, c = position[0] + dr, position[1] + dc
-            while 0 <= r < height and 0 <= c < width and grid[r][c] not in STOPS_LASER:
-                r, c = r + dr, c + dc
+            r, c = laser_end(grid, position, facing)
             if 0 <= r < height and 0 <= c < width and grid[r][c] in "OC":
                 grid[r][c] = " "
         elif op == ".":

@@ -188,3 +188,53 @@ class Scene:
     background: str = "#ffffff"
     board: Board | None = None
     caption: str = ""
+
+
+def beacon(board: Board, r: float, c: float, stroke: str, cls: str = "beacon") -> Circle | None:
+    """A ring around cell (r, c) that finds the robot on a board of small cells (None when cells are large
+    enough, at least 16 pixels, to show it plainly)."""
+    if board.cell >= 16:
+        return None
+    x, y = board.centre(r, c)
+    return Circle(x, y, board.cell * 0.5 + 5, None, stroke, 2.0, cls)
+
+
+class Trail:
+    """The way a robot went, for drawing: each move between two cells is kept once, so a run that goes round a
+    loop for ever is a few lines, not one point per step (O(cells) points, whatever the run's length).
+
+    >>> trail = Trail((0, 0))
+    >>> for cell in [(0, 1), (1, 1), (1, 0), (0, 0), (0, 1), (1, 1), (2, 1)]:
+    ...     trail.go(cell)
+    >>> trail.pieces
+    [[(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)], [(1, 1), (2, 1)]]
+    """
+
+    __slots__ = ("pieces", "_at", "_edges", "_broken")
+
+    def __init__(self, start: tuple[int, int]) -> None:
+        self.pieces: list[list[tuple[int, int]]] = []
+        self._at = start
+        self._edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+        self._broken = True
+
+    def go(self, cell: tuple[int, int]) -> None:
+        """Move to `cell` (staying put is no move). O(1)."""
+        here = self._at
+        if cell == here:
+            return
+        self._at = cell
+        edge = (here, cell) if here <= cell else (cell, here)
+        if edge in self._edges:
+            self._broken = True  # drawn already: the next new move starts a new piece where the robot is
+            return
+        self._edges.add(edge)
+        if self._broken:
+            self.pieces.append([here, cell])
+            self._broken = False
+        else:
+            self.pieces[-1].append(cell)
+
+    def lines(self, board: Board, stroke: str, width: float | None = None, cls: str = "path") -> list[Line]:
+        """The pieces as lines through the centres of their cells."""
+        return [board.path(piece, stroke, width, cls) for piece in self.pieces]
