@@ -5,7 +5,6 @@ CI installs Chromium (.ci/run); these tests are never skipped for want of it.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from urllib.parse import urlparse
 
@@ -13,13 +12,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from gridbot import games, levels
+from gridbot import games, levels, render
 from gridbot.games import carrots
 
 from .test_web import CARROTS_12, LONG, gone
 from .web_server import serve
 
 CHROMIUM = "/usr/bin/chromium"
+expect.set_options(timeout=20_000)  # the machine may be busy: a run or a level load can take seconds
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
 
@@ -80,25 +80,24 @@ def run(page: Page, program: str) -> None:
     settled(page)
 
 
-def has_drawing(game: str) -> bool:
-    return importlib.util.find_spec(f"gridbot.render.{game}") is not None
+# A first move in each game's notation: the page's job is to show a run, whatever its verdict.
+FIRST_MOVE = {"carrots": "F", "pellet": "r", "torch_cave": "r", "bender": "SOUTH", "lightbot": "F",
+              "robos_escape": "F", "robozzle": "F"}  # fmt: skip
 
 
 @pytest.mark.parametrize("game", games.GAMES)
 def test_each_game_runs_a_program_to_its_final_picture(page, game):
-    if not has_drawing(game):
-        pytest.skip(f"gridbot.render.{game} does not exist yet")
     name = levels.names(game)[0]
-    module = games.get(game)
-    answer = module.solve(levels.load(f"{game}:{name}"), time_limit=60)  # the page's job is to show it, not find it
-    assert answer.solution is not None
+    level = levels.load(f"{game}:{name}")
     choose(page, game, name)
-    run(page, str(answer.solution))
-    expect(page.locator("#verdict")).to_contain_text("✔")
-    expect(page.locator("#board svg desc")).to_have_count(1)
+    expect(page.locator("#board svg desc")).to_have_count(1)  # the level's picture
+    run(page, FIRST_MOVE[game])
+    verdict = games.get(game).run(level, FIRST_MOVE[game]).verdict
+    expect(page.locator("#verdict")).to_contain_text(f"{'✔' if verdict.won else '✘'} {verdict}")
     steps = page.evaluate("state.steps")
-    expect(page.locator("#step-label")).to_contain_text(f"step {steps} of {steps}")  # the final picture
-    assert page.locator("#last").is_disabled() and not page.locator("#board").evaluate("b => b.classList.length")
+    expect(page.locator("#step-label")).to_have_text(f"step {steps} of {steps}")  # the final picture, shown
+    assert page.evaluate("state.frames[state.index].svg") == render.svg(level, FIRST_MOVE[game])
+    assert page.locator("#last").is_disabled()
 
 
 def test_step_through_a_run(page):
