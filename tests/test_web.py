@@ -147,6 +147,15 @@ def test_run_without_program_draws_the_level(client):
     assert data["text"] == "S##\n  #"
 
 
+def test_bender_without_an_answer_shows_his_journey(client):
+    level = levels.load("bender:02")
+    data = client.post("/api/run", json={"game": "bender", "level": "02", "program": ""}).json()
+    assert data["verdict"]["won"] and data["verdict"]["text"] == str(games.get("bender").run(level).verdict)
+    assert data["steps"] > 0 and data["frames"][-1]["svg"] == render.svg(level, "")
+    alone = client.post("/api/run", json={"game": "bender", "level": "02"}).json()
+    assert alone["verdict"] is None and len(alone["frames"]) == 1
+
+
 def test_a_failing_run_says_why(client):
     data = client.post("/api/run", json={"game": "carrots", "level": "2", "program": "F"}).json()
     assert not data["verdict"]["won"] and data["verdict"]["status"] in ("incomplete", "forever")

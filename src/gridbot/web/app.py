@@ -155,8 +155,9 @@ def _position(text: str, index: int) -> tuple[int, int]:
 
 
 def _program(module: ModuleType, text: str | None, caps: Caps) -> Any:
-    """The parsed program, or None for none; BadInput with the column of the parser's complaint."""
-    if text is None or not text.strip():
+    """The parsed program, or None for none; BadInput with the column of the parser's complaint. An empty text
+    is no program, but where a program is optional (Bender) it is the empty answer: the robot's own journey."""
+    if text is None or not text.strip() and not getattr(module, "PROGRAM_OPTIONAL", False):
         return None
     if len(text) > caps.max_program_chars:
         raise BadInput(413, "program", f"the program is longer than {caps.max_program_chars} characters")
@@ -218,8 +219,7 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
     module, level, text = _level(body, caps)
     program = _program(module, body.program, caps)
     out: dict[str, Any] = {"game": module.NAME, "level": getattr(level, "name", ""), "text": text}
-    optional = getattr(module, "PROGRAM_OPTIONAL", False)  # Bender: an empty answer shows his own journey
-    if program is not None or (optional and body.program is not None):
+    if program is not None:
         outcome = module.run(level, program)
         verdict = outcome.verdict
         out["program"] = None if program is None else str(program)
