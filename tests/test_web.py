@@ -176,7 +176,7 @@ def test_robos_escape_run_reports_score_and_coins(client):
     assert {"score", "coins"} <= set(data["fields"]) and data["fields"]["coins"] == 0
 
 
-@pytest.mark.parametrize("name", ["gridbot.web.app", "gridbot.web.solves"])
+@pytest.mark.parametrize("name", ["gridbot.web", "gridbot.web.app", "gridbot.web.solves"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
