@@ -1,0 +1,444 @@
+"""The playground's web app: one static page and a JSON API over the game modules and `gridbot.render`.
+
+>>> from fastapi.testclient import TestClient
+>>> with TestClient(create_app(max_solves=1)) as client:
+...     answer = client.post("/api/run", json={"game": "carrots", "level": "1", "program": "F F"}).json()
+>>> answer["verdict"]["text"], answer["steps"], len(answer["frames"])
+('completed at step 2', 2, 3)
+
+Every request is capped (`Caps`): body bytes, level bytes, program characters, time limit, frames per run and
+solves at once. Levels come by bundled name or as pasted text, never as a path. Bad input gets a 4xx with
+{"error": {"kind", "message", "line", "column"}}, the position the game's parser gave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib.util
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from gridbot import __version__, games, levels, render
+from gridbot.grid import GridbotError, LevelError, ProgramError
+from gridbot.render import svg_text
+
+from .solves import Solves, TooManySolves
+
+STATIC = Path(__file__).parent / "static"
+PAGE_HEADERS = {  # the page loads nothing from elsewhere and runs only its own script
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """What one request may ask for at most."""
+
+    max_body: int = 64 * 1024  # bytes of a request body
+    max_level_bytes: int = 32 * 1024  # bytes of a level text (also at most what the game's format reads)
+    max_program_chars: int = 10_000  # characters of a program
+    max_time_limit: float = 60.0  # seconds of a solve
+    default_time_limit: float = 10.0
+    max_frames: int = 200  # pictures of one run
+    max_frame_bytes: int = 8 * 2**20  # SVG text of one run's pictures together (a big board gets fewer frames)
+    max_steps: int = 20_000  # steps of a run the pictures follow (the verdict is the simulator's, for the whole run)
+    max_solves: int = 2  # solves running at once; one more is refused with 429
+
+
+class BadInput(Exception):
+    """A request the API refuses: HTTP `status` and the parser's message and position."""
+
+    def __init__(self, status: int, kind: str, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.status, self.kind, self.message, self.line, self.column = status, kind, message, line, column
+
+    def response(self) -> JSONResponse:
+        error = {"kind": self.kind, "message": self.message, "line": self.line, "column": self.column}
+        return JSONResponse({"error": error}, status_code=self.status)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class LevelIn(BaseModel):
+    game: str = Field(description="a game of GET /api/games")
+    level: str | None = Field(None, description="a bundled level's name (GET /api/levels/{game}); or give text")
+    text: str | None = Field(None, description="a level's text, as the game's level files hold it")
+
+
+class RunIn(LevelIn):
+    program: str | None = Field(None, description="the program (or moves, or path) to run; none: the level alone")
+
+
+class EditIn(LevelIn):
+    row: int = Field(description="0-based row of the cell clicked")
+    col: int = Field(description="0-based column of the cell clicked")
+
+
+class SolveIn(LevelIn):
+    time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
+
+
+def _module(game: str) -> ModuleType:
+    try:
+        return games.get(game)
+    except GridbotError as exc:
+        raise BadInput(404, "game", str(exc)) from None
+
+
+def _has_drawing(game: str) -> bool:
+    return importlib.util.find_spec(f"gridbot.render.{game}") is not None
+
+
+def _bundled_text(game: str, stem: str) -> str:
+    """The text of bundled level `stem` (a name from levels.names, never a path from the request)."""
+    bundle = levels._bundle(game)  # the game's one-file bundle, read once per process
+    if stem in bundle:
+        return bundle[stem]
+    folder = resources.files("gridbot") / "data" / game
+    for suffix in levels.LEVEL_SUFFIXES:
+        f = folder / (stem + suffix)
+        if f.is_file():
+            return f.read_text()
+    raise BadInput(404, "level", f"no bundled level {game}:{stem}")
+
+
+def _level(body: LevelIn, caps: Caps) -> tuple[ModuleType, Any, str]:
+    """(game module, parsed level, level text) of a request; BadInput with the parser's position."""
+    module = _module(body.game)
+    if (body.level is None) == (body.text is None):
+        raise BadInput(400, "request", "give either level (a bundled level's name) or text (a level's text)")
+    if body.level is not None:
+        stem = levels.bundled(module.NAME, body.level)
+        if stem is None:
+            raise BadInput(404, "level", f"no bundled level {body.level!r} of {module.NAME}")
+        name, text = f"{module.NAME}:{stem}", _bundled_text(module.NAME, stem)
+    else:
+        name, text = "your level", body.text or ""
+        limit = min(caps.max_level_bytes, levels.max_bytes(module.NAME))
+        try:
+            size = len(text.encode())
+        except UnicodeEncodeError as exc:  # JSON can carry a lone surrogate, which no level file holds
+            raise BadInput(400, "level", "the level is not valid Unicode text", *_position(text, exc.start)) from None
+        if size > limit:
+            raise BadInput(413, "level", f"the level is larger than {limit} bytes, the most the playground reads")
+    try:
+        return module, module.Level.parse(text, name=name), text
+    except LevelError as exc:
+        raise BadInput(400, "level", exc.message, exc.line, exc.column) from None
+    except (GridbotError, ValueError) as exc:
+        raise BadInput(400, "level", str(exc)) from None
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """(line, column), both 1-based, of character `index` of `text`."""
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _program(module: ModuleType, text: str | None, caps: Caps) -> Any:
+    """The parsed program, or None for none; BadInput with the column of the parser's complaint. An empty text
+    is no program, but where a program is optional (Bender) it is the empty answer: the robot's own journey."""
+    if text is None or not text.strip() and not getattr(module, "PROGRAM_OPTIONAL", False):
+        return None
+    if len(text) > caps.max_program_chars:
+        raise BadInput(413, "program", f"the program is longer than {caps.max_program_chars} characters")
+    try:
+        return module.parse_program(text)
+    except ProgramError as exc:
+        raise BadInput(400, "program", exc.message, 1 if exc.column else 0, exc.column) from None
+    except (GridbotError, ValueError, RecursionError) as exc:
+        raise BadInput(400, "program", str(exc) or type(exc).__name__) from None
+
+
+def _verdict(verdict: Any) -> dict[str, Any]:
+    data = {"status": verdict.status, "step": verdict.step, "remaining": verdict.remaining, "won": verdict.won,
+            "text": str(verdict)}  # fmt: skip
+    reason = getattr(verdict, "reason", None)
+    if reason:
+        data["reason"] = reason
+    return data
+
+
+class _Pictures:
+    """Scenes as the SVG text of svg_text.to_svg, byte for byte, with each distinct shape written once: the
+    frames of one run share most of their shapes (the cells that did not change). O(distinct shapes) text."""
+
+    def __init__(self) -> None:
+        self.lines: dict[Any, str] = {}
+
+    def svg(self, scene: Any) -> str:
+        head, tail = svg_text.to_svg(dataclasses.replace(scene, shapes=())).rsplit("</svg>", 1)
+        parts = [head]
+        for shape in scene.shapes:
+            line = self.lines.get(shape)
+            if line is None:
+                line = self.lines[shape] = svg_text.shape_svg(shape) + "\n"
+            parts.append(line)
+        parts.append("</svg>" + tail)
+        return "".join(parts)
+
+
+def _frames(level: Any, program: Any, verdict: Any, caps: Caps) -> tuple[int, list[dict[str, Any]]]:
+    """(the last step shown, [{step, svg}] of at most caps.max_frames pictures spread over the run, fewer when
+    the pictures are large: together at most about caps.max_frame_bytes). O(steps + frames x picture)."""
+    draw = render.drawing(level)
+    pictures = _Pictures()
+    alone = pictures.svg(draw.draw(level, None, [0])[0])
+    if program is None:
+        return 0, [{"step": 0, "svg": alone}]
+    last = min(draw.steps(level, program), caps.max_steps)
+    if verdict is not None and verdict.status == "forever":
+        last = min(last, verdict.step)  # the run repeats from there on: more pictures would show nothing new
+    final = pictures.svg(draw.draw(level, program, [last])[0])  # the largest picture: its trail is longest
+    room = max(2, min(caps.max_frames, caps.max_frame_bytes // max(len(alone), len(final))))
+    at = render.frame_steps(last, room)
+    texts = [pictures.svg(scene) for scene in draw.draw(level, program, at[:-1])] + [final]
+    return last, [{"step": k, "svg": text} for k, text in zip(at, texts, strict=True)]
+
+
+def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
+    module, level, text = _level(body, caps)
+    program = _program(module, body.program, caps)
+    out: dict[str, Any] = {"game": module.NAME, "level": getattr(level, "name", ""), "text": text}
+    if program is not None:
+        outcome = module.run(level, program)
+        verdict = outcome.verdict
+        out["program"] = None if program is None else str(program)
+        out["tokens"] = getattr(program, "tokens", None)
+        out["verdict"] = _verdict(outcome.verdict)
+        out["fields"] = module.run_fields(outcome) if hasattr(module, "run_fields") else {}
+    else:
+        verdict = None
+        out["program"] = out["tokens"] = out["verdict"] = None
+        out["fields"] = {}
+    out["drawing"] = _has_drawing(module.NAME)
+    if out["drawing"]:
+        out["steps"], out["frames"] = _frames(level, program, verdict, caps)
+        out["sampled"] = len(out["frames"]) < out["steps"] + 1 and program is not None
+    else:
+        out["steps"], out["frames"], out["sampled"] = 0, [], False
+    return out
+
+
+def _time_limit(value: float | None, caps: Caps) -> float:
+    if value is None:
+        return min(caps.default_time_limit, caps.max_time_limit)
+    if not (0 < value <= caps.max_time_limit):  # also refuses NaN
+        raise BadInput(400, "time_limit", f"the time limit must be more than 0 and at most {caps.max_time_limit:g} s")
+    return float(value)
+
+
+def _limit_body(limit: int) -> Callable[[Any], Any]:
+    """ASGI middleware: 413 for a body over `limit` bytes, by its Content-Length or as it arrives."""
+
+    def wrap(app: Any) -> Any:
+        async def middleware(scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                             send: Callable[[Any], Awaitable[None]]) -> None:  # fmt: skip
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            length = dict(scope.get("headers", [])).get(b"content-length")
+            if length is not None and (not length.isdigit() or int(length) > limit):
+                await BadInput(413, "request", f"the request body is larger than {limit} bytes").response()(
+                    scope, receive, send
+                )
+                return
+            seen = 0
+            refused = BadInput(413, "request", f"the request body is larger than {limit} bytes").response()
+
+            async def counted() -> Any:
+                nonlocal seen
+                message = await receive()
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _BodyTooLarge  # the app answers it somehow (FastAPI: 400); `answer` sends 413 instead
+                return message
+
+            async def answer(message: Any) -> None:
+                if seen <= limit:
+                    await send(message)
+                elif message["type"] == "http.response.start":
+                    await refused(scope, receive, send)
+
+            await app(scope, counted, answer)
+
+        return middleware
+
+    return wrap
+
+
+def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
+    """The playground app: `caps` (default Caps()) with `changes` to single caps, e.g. max_solves=1.
+
+    Running solves are killed when the app shuts down. O(1).
+    """
+    caps = dataclasses.replace(caps or Caps(), **changes)
+    solves = Solves(max_running=caps.max_solves)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        solves.close()
+
+    about = "Run, edit and solve the levels of gridbot's games; the pictures are gridbot.render's SVG."
+    app = FastAPI(title="gridbot playground", version=__version__, lifespan=lifespan, description=about)
+    app.state.caps = caps
+    app.state.solves = solves
+    body_limit = _limit_body(caps.max_body)
+
+    class BodyLimit:  # Starlette's add_middleware wants a class taking the app
+        def __init__(self, inner: Any) -> None:
+            self.call = body_limit(inner)
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            await self.call(scope, receive, send)
+
+    app.add_middleware(GZipMiddleware, minimum_size=2048)  # a run's pictures repeat themselves: ~20x smaller
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(BadInput)
+    async def bad_input(request: Request, exc: BadInput) -> JSONResponse:
+        return exc.response()
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        response = BadInput(exc.status_code, "request", str(exc.detail)).response()
+        response.headers.update(exc.headers or {})
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = f"{where}: {first.get('msg', 'invalid request')}" if where else first.get("msg", "invalid request")
+        return BadInput(422, "request", message).response()
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/games")
+    def list_games() -> list[dict[str, Any]]:
+        """Every game: its name, what a solution is and counts, whether a program is optional, its drawing."""
+        out = []
+        for name in games.GAMES:
+            module = games.get(name)
+            drawn = _has_drawing(name)
+            palette = getattr(importlib.import_module(f"gridbot.render.{name}"), "PALETTE", "") if drawn else ""
+            out.append({"name": name, "unit": getattr(module, "UNIT", "tokens"),
+                        "solution": getattr(module, "SOLUTION", "program"),
+                        "program_optional": getattr(module, "PROGRAM_OPTIONAL", False),
+                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name))})  # fmt: skip
+        return out
+
+    @app.get("/api/levels/{game}")
+    def list_levels(game: str) -> dict[str, Any]:
+        """The names of a game's bundled levels, in order."""
+        module = _module(game)
+        return {"game": module.NAME, "levels": levels.names(module.NAME)}
+
+    @app.get("/api/levels/{game}/{name}")
+    def level_text(game: str, name: str) -> dict[str, Any]:
+        """One bundled level's text."""
+        module = _module(game)
+        stem = levels.bundled(module.NAME, name)
+        if stem is None:
+            raise BadInput(404, "level", f"no bundled level {name!r} of {module.NAME}")
+        return {"game": module.NAME, "name": stem, "text": _bundled_text(module.NAME, stem)}
+
+    @app.post("/api/run")
+    def run(body: RunIn) -> dict[str, Any]:
+        """Run a program on a level: the verdict, the run's steps and its pictures (SVG, at most max_frames, each
+        with its step number; a long run is sampled, both ends kept). Without a program: the level's picture."""
+        return _run(body, caps)
+
+    @app.post("/api/edit")
+    def edit(body: EditIn) -> dict[str, Any]:
+        """The level's text with the cell at (row, col) turned to the next of its game's palette, and its picture."""
+        module, level, _ = _level(body, caps)
+        if not _has_drawing(module.NAME):
+            raise BadInput(400, "game", f"{module.NAME} has no drawing to edit yet")
+        try:
+            text = render.edit(level, body.row, body.col)
+        except (GridbotError, ValueError, IndexError) as exc:
+            raise BadInput(400, "cell", str(exc)) from None
+        return _run(RunIn(game=module.NAME, text=text), caps)
+
+    @app.post("/api/solve", status_code=202)
+    def solve(body: SolveIn) -> dict[str, Any]:
+        """Start a solve in a worker process: its id and where to follow it. 429 when max_solves are running."""
+        module, _, text = _level(body, caps)
+        limit = _time_limit(body.time_limit, caps)
+        try:
+            job = solves.start(module.NAME, text, limit)
+        except TooManySolves as exc:
+            response = BadInput(429, "busy", str(exc)).response()
+            response.headers["Retry-After"] = "5"
+            return response  # type: ignore[return-value]
+        except OSError as exc:  # no process to be had (the machine's limit): the server is unwell, not the request
+            return BadInput(503, "busy", f"cannot start a solver: {exc}").response()  # type: ignore[return-value]
+        return {"id": job.id, "events": f"/api/solve/{job.id}/events", "time_limit": limit}
+
+    def _job(job_id: str) -> Any:
+        job = solves.get(job_id)
+        if job is None:
+            raise BadInput(404, "solve", f"no solve {job_id!r} (finished solves are forgotten after a while)")
+        return job
+
+    @app.get("/api/solve/{job_id}")
+    def solve_state(job_id: str) -> dict[str, Any]:
+        """A solve's state: status (running, optimal, solved, unsolvable, timeout, cancelled, error), seconds,
+        the latest progress, and when finished its solution (re-checked by the simulator) and length."""
+        return _job(job_id).snapshot()
+
+    @app.get("/api/solve/{job_id}/events")
+    async def solve_events(job_id: str) -> StreamingResponse:
+        """Server-sent events: `progress` (at least every second, with the seconds so far) until one `done`."""
+        job = _job(job_id)
+
+        async def events() -> AsyncIterator[str]:
+            sent, ticks = -1, 0
+            while True:
+                state = job.snapshot()
+                if state["status"] != "running":
+                    yield f"event: done\ndata: {json.dumps(state)}\n\n"
+                    return
+                if state["version"] != sent or ticks >= 4:
+                    sent, ticks = state["version"], 0
+                    yield f"event: progress\ndata: {json.dumps(state)}\n\n"
+                ticks += 1
+                await asyncio.sleep(0.25)
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @app.delete("/api/solve/{job_id}")
+    def cancel(job_id: str) -> dict[str, Any]:
+        """Stop a solve: its worker process (and any it started) is killed; the solve's final state."""
+        _job(job_id)
+        return solves.cancel(job_id).snapshot()
+
+    return app
+
+
+__all__ = ["create_app", "Caps", "BadInput"]

@@ -1,0 +1,296 @@
+"""Solves for the web playground: one worker process per solve, a bounded number at once, killed on time or cancel.
+
+A solve runs in a fresh interpreter (`python -m gridbot.web.solves`: the server's threads are never forked, and
+no caller's main module is imported again, as multiprocessing's spawn and forkserver would) that leads its own
+session: killing its process group also ends any pool the solver starts. The worker reads its task as one JSON
+line on stdin and writes the solver's progress reports and its answer as JSON lines on stdout; one watcher thread
+per solve reads them, kills the group when the time limit (plus a grace) has passed, and re-checks the answer
+with the game's simulator before anyone sees it.
+
+>>> solves = Solves(max_running=1)
+>>> job = solves.start("carrots", "S##", time_limit=5.0)
+>>> job.wait(30)
+True
+>>> job.snapshot()["status"], job.snapshot()["solution"]
+('optimal', 'F F')
+>>> solves.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridbot import games
+from gridbot.solve.workers import _die_with_parent
+
+GRACE = 2.0  # seconds a solver may overrun its own time limit (returning what it found) before it is killed
+KEEP_FINISHED = 64  # finished solves remembered (for late readers), oldest forgotten first
+MAX_LINE = 1 << 20  # bytes of one message from a worker at most (an answer is a program: far less)
+
+
+class TooManySolves(Exception):
+    """Raised by Solves.start when `max_running` solves are running already."""
+
+
+def _plain(value: Any) -> Any:
+    """A progress value as JSON takes it (solvers report numpy numbers too)."""
+    if isinstance(value, bool | str) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return value if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return int(number) if number.is_integer() else number
+
+
+def _send(kind: str, data: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps([kind, data]) + "\n")
+    sys.stdout.flush()
+
+
+def worker_main() -> None:
+    """In the worker process: read {game, text, time_limit} from stdin, solve, and write ["progress", {...}]
+    lines now and then and one ["result", {...}] (or ["error", {...}]) line at the end."""
+    task = json.loads(sys.stdin.readline())
+    _die_with_parent(task["parent"])  # the server gone (even killed), its solves go too
+    module = games.get(task["game"])
+    try:
+        level = module.Level.parse(task["text"], name="your level")
+
+        def progress(info: dict[str, Any]) -> None:
+            _send("progress", {str(k): _plain(v) for k, v in info.items()})
+
+        result = module.solve(level, time_limit=task["time_limit"], progress=progress)
+        solution = None if result.solution is None else str(result.solution)
+        _send("result", {"status": result.status, "solution": solution, "length": result.length,
+                         "seconds": result.seconds, "proven_impossible": result.proven_impossible})  # fmt: skip
+    except Exception as exc:  # the watcher reports it; a worker has no one else to tell
+        _send("error", {"message": f"{type(exc).__name__}: {exc}"})
+
+
+def recheck(game: str, text: str, solution: str, length: int | None) -> str | None:
+    """Why the solver's `solution` is not a winning program of `length` for the level, or None when it is.
+
+    Runs the game's own simulator on the parsed text, as `gridbot solve` does. O(run length).
+    """
+    module = games.get(game)
+    level = module.Level.parse(text, name="your level")
+    program = module.parse_program(solution)
+    verdict = module.run(level, program).verdict
+    if not verdict.won:
+        return f"the solver's answer {solution} does not complete the level ({verdict})"
+    tokens = getattr(program, "tokens", length)
+    if length is not None and tokens != length:
+        return f"the solver's answer {solution} has {tokens} tokens, not {length}"
+    return None
+
+
+@dataclass(slots=True)
+class Job:
+    """One solve: its worker, the latest progress and, once finished, its answer (guarded by `lock`)."""
+
+    id: str
+    game: str
+    text: str
+    time_limit: float
+    process: Any = None
+    started: float = field(default_factory=time.monotonic)
+    status: str = "running"  # then optimal, solved, unsolvable, timeout, cancelled, error
+    progress: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] = field(default_factory=dict)
+    version: int = 0  # bumped on every change, so a reader knows when to send news
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The job as JSON: status, seconds, progress and (when finished) the answer."""
+        with self.lock:
+            data: dict[str, Any] = {
+                "id": self.id,
+                "game": self.game,
+                "status": self.status,
+                "time_limit": self.time_limit,
+                "seconds": round(self.result.get("wall", time.monotonic() - self.started), 3),
+                "progress": dict(self.progress),
+                "worker_pid": None if self.process is None else self.process.pid,
+                "version": self.version,
+            }
+            data.update({k: v for k, v in self.result.items() if k != "wall"})
+            return data
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the job has finished; False if `timeout` seconds passed first."""
+        return self.done.wait(timeout)
+
+    def _update(self, **changes: Any) -> None:
+        with self.lock:
+            for key, value in changes.items():
+                setattr(self, key, value)
+            self.version += 1
+
+    def _finish(self, status: str, **result: Any) -> None:
+        with self.lock:
+            if self.done.is_set():
+                return
+            self.status = status
+            self.result = {**result, "wall": time.monotonic() - self.started}
+            self.version += 1
+            self.done.set()
+
+
+def kill(process: subprocess.Popen | None) -> None:
+    """SIGKILL the worker's process group (the worker and any pool it started), then reap the worker."""
+    if process is None:
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)  # the worker leads its own session, so its group has its pid
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(10)
+
+
+class Solves:
+    """The running and recently finished solves of one server; at most `max_running` workers at once."""
+
+    def __init__(self, max_running: int = 2, grace: float = GRACE) -> None:
+        self.max_running = max_running
+        self.grace = grace
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+
+    def running(self) -> int:
+        with self._lock:
+            return sum(1 for job in self._jobs.values() if not job.done.is_set())
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def start(self, game: str, text: str, time_limit: float) -> Job:
+        """Start a solve of level `text` of `game`; TooManySolves when `max_running` are running. O(1)."""
+        with self._lock:
+            if sum(1 for job in self._jobs.values() if not job.done.is_set()) >= self.max_running:
+                raise TooManySolves(f"{self.max_running} solves are running; try again when one has finished")
+            finished = [key for key, job in self._jobs.items() if job.done.is_set()]
+            for key in finished[: max(0, len(finished) - KEEP_FINISHED + 1)]:
+                del self._jobs[key]
+            job = Job(secrets.token_urlsafe(9), game, text, time_limit)
+            self._jobs[job.id] = job
+        task = {"game": game, "text": text, "time_limit": time_limit, "parent": os.getpid()}
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "gridbot.web.solves"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # its own group: cancelling kills the solver's own pool with it
+                close_fds=True,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            )
+            process.stdin.write((json.dumps(task) + "\n").encode())
+            process.stdin.close()
+        except Exception:
+            with self._lock:
+                del self._jobs[job.id]
+            raise
+        job._update(process=process)
+        threading.Thread(target=self._watch, args=(job,), name=f"solve-{job.id}", daemon=True).start()
+        return job
+
+    def cancel(self, job_id: str) -> Job | None:
+        """Kill the solve's worker (if it runs) and mark it cancelled; None for an unknown id."""
+        job = self.get(job_id)
+        if job is None:
+            return None
+        if not job.done.is_set():
+            job._finish("cancelled")  # first: the watcher, seeing the worker die, must not call it a failure
+            kill(job.process)
+        return job
+
+    def close(self) -> None:
+        """Kill every running worker (the server is stopping)."""
+        with self._lock:
+            jobs = list(self._jobs.values())
+        for job in jobs:
+            if not job.done.is_set():
+                job._finish("cancelled")
+                kill(job.process)
+
+    def _watch(self, job: Job) -> None:
+        """Read the worker's lines until it ends; kill it past its time limit plus the grace."""
+        deadline = job.started + job.time_limit + self.grace
+        process = job.process
+        fd = process.stdout.fileno()
+        pending = b""
+        try:
+            while not job.done.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    job._finish("timeout", message=f"stopped after {job.time_limit:g} s")
+                    kill(process)
+                    break
+                ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+                if not ready:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk or len(pending) > MAX_LINE:
+                    kill(process)
+                    job._finish("error", message=f"the solver's process ended (exit code {process.returncode})")
+                    break
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    self._message(job, line)
+        finally:
+            process.stdout.close()
+            if process.poll() is None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(5)
+                kill(process)
+
+    def _message(self, job: Job, line: bytes) -> None:
+        try:
+            kind, data = json.loads(line)
+        except ValueError:
+            return  # not ours (a library printing to stdout): the answer comes on a line of its own
+        if kind == "progress":
+            job._update(progress=data)
+        elif kind == "error":
+            job._finish("error", message=str(data.get("message")))
+        elif kind == "result":
+            self._answer(job, data)
+
+    def _answer(self, job: Job, data: dict[str, Any]) -> None:
+        status = data["status"]
+        if data["solution"] is not None:
+            try:
+                why = recheck(job.game, job.text, data["solution"], data["length"])
+            except Exception as exc:  # a solver's answer the parser refuses is a failed re-check too
+                why = f"the solver's answer {data['solution']} cannot be read back: {exc}"
+            if why is not None:
+                job._finish("error", message=f"re-check failed: {why}")
+                return
+        job._finish(status, solution=data["solution"], length=data["length"],
+                    solver_seconds=round(data["seconds"], 3), proven_impossible=data["proven_impossible"])  # fmt: skip
+
+
+__all__ = ["Solves", "Job", "TooManySolves", "recheck", "kill", "GRACE", "worker_main"]
+
+
+if __name__ == "__main__":
+    worker_main()
