@@ -84,6 +84,8 @@ class Checkpoint:
         """Record finished work: one line, flushed and synced before this returns."""
         line = json.dumps({"key": key, **value}, default=str)
         with self._lock:
+            if self._file.closed:  # a share came back after the run ended: it is searched again next time
+                return
             record = json.loads(line)  # as a later run will read it back
             del record["key"]
             self._done[_key_text(key)] = record
