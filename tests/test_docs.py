@@ -18,6 +18,10 @@ MODULES = [
     "gridbot.solve.lightbot",
     "gridbot.solve.lightbot_paths",
     "gridbot.solve.robos_escape",
+    "gridbot.solve.workers",
+    "gridbot.solve.shares",
+    "gridbot.solve.checkpoint",
+    "gridbot.solve.executors",
     "gridbot.games.pellet",
     "gridbot.net.server",
 ]
