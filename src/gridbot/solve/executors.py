@@ -164,7 +164,7 @@ def dask(scheduler: str, checkpoint: Checkpoint | None = None) -> Iterator[Execu
             # one thread per process: the kernels hold the interpreter lock, threads would take turns
             cluster = stack.enter_context(
                 distributed.LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                    n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
                     silence_logs=logging.ERROR,
                 )
             )  # fmt: skip

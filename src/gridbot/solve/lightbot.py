@@ -606,6 +606,7 @@ class _Solve:
         self.low = 1  # every length below is excluded
         self.reason = ""  # why the search stopped short, when not the time limit
         self.run_on = executor  # started when first needed (local processes) unless given
+        self.split = False  # a length has been split into shares
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": self.nodes + self.guesser.nodes, "guess_candidates": self.guesser.nodes}
@@ -644,7 +645,8 @@ class _Solve:
             with contextlib.ExitStack() as resources:
                 while limit >= self.low:
                     expected = last * GROWTH
-                    parallel = self.jit and self.workers > 1 and expected > PARALLEL_AFTER
+                    # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                    parallel = self.jit and self.workers > 1 and (expected > PARALLEL_AFTER or self.split)
                     ahead = look_ahead_seconds(expected, self.clock.left())
                     started = time.monotonic()
                     if ahead and not parallel:
@@ -704,6 +706,7 @@ class _Solve:
         if self.run_on is None:
             self.run_on = resources.enter_context(executors.local(self.workers))
         run = self.run_on
+        self.split = True
         stop = run.stop  # set: the shares stop (the length is needed no more, or time is up)
         stop.clear()
         ledger = Ledger({**self.ledger, "length": L}, str, lightbot.parse_program)

@@ -531,6 +531,7 @@ def solve(
     local_cores = _workers.cores() if workers is None else max(1, workers)
     cores = local_cores if executor is None else executor.workers
     run_on = executor
+    split = False  # a length has been split into shares
     ledger = {"game": robos_escape.NAME, "level": level_digest(robos_escape.NAME, level)}
     try:
         with contextlib.ExitStack() as resources:  # local worker processes, when started, end with the search
@@ -540,7 +541,9 @@ def solve(
                     break
                 score, shortest = (best[0][0], min(Program(b[2]).tokens for b in best)) if best else (-(10**9), 0)
                 started = time.monotonic()
-                if jit and cores > 1 and last * GROWTH > PARALLEL_AFTER:
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                if jit and cores > 1 and (last * GROWTH > PARALLEL_AFTER or split):
+                    split = True
                     if run_on is None:
                         run_on = resources.enter_context(executors.local(local_cores))
                     tick = functools.partial(clock.check, length=L, candidates=nodes)

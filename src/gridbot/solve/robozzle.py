@@ -374,6 +374,7 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     beamed = 0  # the heuristic has run before every length up to this one
+    split = False  # a length has been split into shares
     run = executor
     local_cores = _workers.cores() if workers is None else max(1, workers)
     cores = local_cores if executor is None else executor.workers
@@ -410,7 +411,9 @@ def solve(
                 started = clock.seconds
                 left = clock.left()
                 deadline = None if left is None else time.monotonic() + left
-                if jit and cores > 1 and expected > PARALLEL_AFTER:
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                if jit and cores > 1 and (expected > PARALLEL_AFTER or split):
+                    split = True
                     if run is None:
                         run = resources.enter_context(executors.local(cores))
                     part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left())
