@@ -13,7 +13,8 @@
    share by share in this process, for 16, 64, 512 and 4096 shares (8 a worker, as the solvers split, for 2,
    8, 64 and 512 workers): the seconds of the largest share against the whole length, and the speed-up that
    list scheduling of those shares on that many workers gives (shares taken in order by the first free
-   worker, no overhead): the bound the largest share puts on a cluster.
+   worker, no overhead): the bound the largest share puts on a cluster. Then 4096 shares dealt one and two
+   levels deeper in the search tree (SPLIT_DEPTH + 1, + 2): finer subtrees, a smaller largest share.
 """
 
 from __future__ import annotations
@@ -106,21 +107,30 @@ def schedule(sizes: list[float], workers: int) -> float:
     return max(free)
 
 
-def share_sizes(title: str, run_share: Callable[[int, int], object]) -> None:
+def share_sizes(title: str, module: object, run_share: Callable[[int, int], object]) -> None:
+    """The table of one length's share sizes: for each count of SHARE_COUNTS at the solver's split depth, then
+    for the most shares at two depths further (finer subtrees: what to do where the largest share limits)."""
     print(f"\n## Share sizes: {title}")
-    print("| shares | workers (8 shares each) | whole length s | largest share s | median share s | "
+    print("| shares | split depth | workers (8 shares each) | whole length s | largest share s | median share s | "
           "empty shares | expected speed-up |")  # fmt: skip
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for count in SHARE_COUNTS:
-        sizes = []
-        for k in range(count):
-            seconds, _ = timed(lambda k=k, count=count: run_share(k, count))
-            sizes.append(seconds)
-        whole = sum(sizes)
-        workers = count // 8
-        empty = sum(size < 0.001 for size in sizes)
-        print(f"| {count} | {workers} | {whole:.2f} | {max(sizes):.3f} | {statistics.median(sizes):.4f} | "
-              f"{empty} | {whole / schedule(sizes, workers):.1f}x |")  # fmt: skip
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    depth = module.SPLIT_DEPTH  # type: ignore[attr-defined]
+    runs = [(count, depth) for count in SHARE_COUNTS] + [(SHARE_COUNTS[-1], depth + d) for d in (1, 2)]
+    try:
+        for count, split in runs:
+            module.SPLIT_DEPTH = split  # type: ignore[attr-defined]
+            sizes = []
+            for k in range(count):
+                seconds, _ = timed(lambda k=k, count=count: run_share(k, count))
+                sizes.append(seconds)
+            whole = sum(sizes)
+            workers = count // 8
+            empty = sum(size < 0.001 for size in sizes)
+            median = statistics.median(sizes)
+            print(f"| {count} | {split} | {workers} | {whole:.2f} | {max(sizes):.3f} | {median:.4f} | {empty} | "
+                  f"{whole / schedule(sizes, workers):.1f}x |")  # fmt: skip
+    finally:
+        module.SPLIT_DEPTH = depth  # type: ignore[attr-defined]
 
 
 def main() -> int:
@@ -142,11 +152,13 @@ def main() -> int:
     budget = lightbot_solver.memory_budget(0.5)
     share_sizes(
         f"Light-Bot level {args.lightbot}, length {longest} (excluded)",
+        lightbot_solver,
         lambda k, n: lightbot_solver._worker_share(t, longest, False, None, k, n, budget),
     )
     board = robozzle_solver.Board.of(gridbot.load("robozzle:14"))
     share_sizes(
         "RoboZZle puzzle 14, length 8 (excluded)",
+        robozzle_solver,
         lambda k, n: robozzle_solver._share(board, 8, gridbot.games.robozzle.STACK_CAP, False, None, k, n),
     )
     print(f"\nload at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
