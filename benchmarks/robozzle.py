@@ -1,13 +1,18 @@
 """Benchmark: the RoboZZle solver over the bundled puzzles (the site's 982).
 
-    python benchmarks/robozzle.py [--time-limit S] [--jobs N] [--csv FILE] [--set NAME] [IDS ...]
+    python benchmarks/robozzle.py [--time-limit S] [--jobs N | --scheduler ADDRESS] [--workers N] [--checkpoint FILE]
+                                  [--csv FILE] [--set NAME] [IDS ...]
 
 Per puzzle: the status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable),
 the length, the lower bound (every shorter length excluded), seconds and search nodes. Then the totals of
-solved and proven optimal, overall and by number of functions. Puzzles are solved in `--jobs` worker
-processes, one puzzle each at a time (each with its own time limit). `--set` picks a list from
-../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt).
-Every answer is re-run by the simulator before it counts.
+solved and proven optimal, overall and by number of functions. Puzzles are tasks on the executor
+(gridbot.solve.executors, as `gridbot solve` runs them): `--jobs` local worker processes or the workers of a
+Dask cluster (`--scheduler tcp://HOST:PORT` or `local:N`), one puzzle each at a time, each with its own time
+limit, the kernel loaded before the clock. With `--workers N` (N > 1) the puzzles are solved one after the
+other instead, each proof's long lengths split into shares over the executor. `--checkpoint FILE` records
+each finished puzzle, so an interrupted run resumes. `--set` picks a list from ../shared/levels/robozzle/:
+`test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). Every answer is re-run by
+the simulator before it counts.
 """
 
 from __future__ import annotations
@@ -19,24 +24,22 @@ import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import as_completed
 from pathlib import Path
+from typing import Any
 
 import gridbot
 from gridbot import levels
 from gridbot.games import robozzle
-from gridbot.solve import workers
+from gridbot.result import SolveResult
+from gridbot.solve import executors, workers
 from gridbot.solve.robozzle import warm_up
 
 SETS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels" / "robozzle"
 
 
-def one(name: str, time_limit: float, workers: int) -> dict:
-    """Solve puzzle `name` with `workers` processes of its own; its row of the table (runs in a worker process)."""
-    warm_up()  # once per worker: loading the compiled kernel is not solving
-    level = gridbot.load(f"robozzle:{name}")
-    result = robozzle.solve(level, time_limit=time_limit, workers=workers)
+def row_of(name: str, level: Any, result: SolveResult) -> dict:
+    """Puzzle `name`'s row of the table, its answer re-run by the simulator first."""
     if result.solution is not None and not robozzle.run(level, result.solution).verdict.won:
         raise AssertionError(f"robozzle:{name}: {result.solution} does not win")
     return {
@@ -52,34 +55,54 @@ def one(name: str, time_limit: float, workers: int) -> dict:
     }
 
 
+def corpus(
+    run_on: executors.Executor, ids: list[str], time_limit: float, per_puzzle: int = 1, echo: bool = True
+) -> list[dict]:
+    """Solve the puzzles `ids` on the executor; their rows, in the order they finished. Puzzles are tasks (one
+    process each), or with `per_puzzle` > 1 solved in turn here, their proofs' shares on the executor."""
+    loaded = [gridbot.load(f"robozzle:{name}") for name in ids]
+    rows = []
+    if per_puzzle > 1:
+        warm_up()
+        answers = ((i, robozzle.solve(level, time_limit=time_limit, executor=run_on)) for i, level in enumerate(loaded))
+    else:
+        options = {"time_limit": time_limit, "all_solutions": False}
+        answers = ((i, result) for i, result, _ in executors.solve_levels(run_on, robozzle.NAME, loaded, options,
+                                                                           ordered=False, warm=True))  # fmt: skip
+    for index, result in answers:
+        row = row_of(ids[index], loaded[index], result)
+        rows.append(row)
+        if echo:
+            print(f"{row['id']:>6} {row['status']:<10} {row['length'] if row['length'] is not None else '-':>3}"
+                  f" >={row['lower_bound']:<3} {row['seconds']:>7.2f} s {row['nodes']:>12,}  {row['program']}",
+                  flush=True)  # fmt: skip
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ids", nargs="*", help="puzzle ids (default: every bundled puzzle)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default 10)")
-    parser.add_argument("--jobs", type=int, default=workers.cores(), help="worker processes (default: all cores)")
+    parser.add_argument("--jobs", type=int, default=None, help="local worker processes (default: all cores)")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:PORT, or local:N")
     parser.add_argument(
-        "--workers", type=int, default=None, help="processes per puzzle (default: all cores with one job, else 1)"
+        "--workers", type=int, default=1, help="N > 1: puzzles one after the other, each proof's shares on the executor"
     )
+    parser.add_argument("--checkpoint", default=None, help="record finished puzzles in this file (resume from it)")
     parser.add_argument("--csv", help="write every puzzle's row to this file")
     parser.add_argument("--set", choices=sorted(SETS), help="a list of ids from ../shared/levels/robozzle/")
     args = parser.parse_args()
     ids = args.ids or levels.names("robozzle")
     if args.set:
         ids = (SHARED / SETS[args.set]).read_text().split()
-    per_puzzle = args.workers if args.workers is not None else (workers.cores() if args.jobs == 1 else 1)
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
-          f"{workers.cores()} cores, {len(ids)} puzzles, {args.time_limit:g} s each, {args.jobs} jobs "
-          f"of {per_puzzle} processes")  # fmt: skip
-    rows = []
     started = time.monotonic()
-    with workers.local_pool(args.jobs) as (pool, _):
-        jobs = [pool.submit(one, name, args.time_limit, per_puzzle) for name in ids]
-        for job in as_completed(jobs):
-            row = job.result()
-            rows.append(row)
-            print(f"{row['id']:>6} {row['status']:<10} {row['length'] if row['length'] is not None else '-':>3}"
-                  f" >={row['lower_bound']:<3} {row['seconds']:>7.2f} s {row['nodes']:>12,}  {row['program']}",
-                  flush=True)  # fmt: skip
+    with executors.open_executor(args.jobs, args.scheduler, args.checkpoint) as run_on:
+        where = args.scheduler or "local processes"
+        mode = "puzzles in turn, shares on the workers" if args.workers > 1 else "one puzzle a worker"
+        print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
+              f"{workers.cores()} cores, {len(ids)} puzzles, {args.time_limit:g} s each, {run_on.workers} workers "
+              f"({where}; {mode})")  # fmt: skip
+        rows = corpus(run_on, ids, args.time_limit, args.workers)
     rows.sort(key=lambda row: levels._natural(row["id"]))
     print(f"\n{len(rows)} puzzles in {time.monotonic() - started:.0f} s")
     by = Counter()

@@ -2,7 +2,8 @@
 
 Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
 
-    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json]
+    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
+                  [--unordered] [--checkpoint FILE]
     gridbot run GAME LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json]
     gridbot render GAME LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
                    [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
@@ -362,6 +363,28 @@ def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
 @click.option("--all", "all_solutions", is_flag=True, help="List every optimal program (capped).")
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level.")
 @click.option("--seed", type=int, default=None, metavar="N", help="Seed of a randomised solver (pellet).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Local worker processes for levels and long proofs (default: every core).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N to start N local workers "
+    "(needs gridbot[dask]).",
+)
+@click.option("--unordered", is_flag=True, help="Several levels: print each result as it finishes.")
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Record finished levels and proof shares in FILE (JSON Lines); a rerun resumes from it.",
+)
 @click.pass_context
 def solve(
     ctx: click.Context,
@@ -371,10 +394,18 @@ def solve(
     all_solutions: bool,
     as_json: bool,
     seed: int | None = None,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    unordered: bool = False,
+    checkpoint: str | None = None,
 ) -> None:
     """Find a shortest program for each LEVEL and prove it shortest.
 
     LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    Several levels are solved at once, one a worker (--jobs local processes, or the
+    workers of a Dask cluster with --scheduler), each with the whole time limit; one
+    level's long proof is split into shares over the workers instead (Light-Bot,
+    RoboZZle, Robo's Escape). See docs/cluster.md.
     """
     since = _command_started(ctx)  # the first level's time counts from the command's start
     module = _game(game)
@@ -383,35 +414,133 @@ def solve(
         raise click.UsageError(f"--seed is not used by {module.NAME}")
     if all_solutions and not getattr(module, "LISTS_ALL", True):
         raise click.UsageError(f"--all is not offered by {module.NAME}: its solver returns one answer")
+    if jobs is not None and scheduler is not None:
+        raise click.UsageError("--jobs and --scheduler cannot be combined (the cluster's workers are the jobs)")
     loaded = [(spec, _load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
-    show_progress = not as_json and _stdout_is_terminal()
-    failed = False
-    for spec, level in loaded:
-        name = _level_name(level, spec)
-        limit = _time_left(time_limit, since)
-        with _progress_display(show_progress, f"solving {name}") as progress:
-            result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **extra)
-        since = time.monotonic()
-        if result.status in ("optimal", "solved"):
-            if result.solution is None:
-                _fail(f"the solver reported {result.status} for {name} without a program")
-            _recheck(module, level, name, result.solution)
-            tokens = getattr(result.solution, "tokens", result.length)
-            if tokens != result.length:
-                _fail(f"{result.solution} has {tokens} tokens, not {result.length}, for {name}")
-        for other in result.solutions:
-            _recheck(module, level, name, other)
-        if result.status == "timeout":
-            failed = True
-        if as_json:
-            click.echo(_dumps(result.to_json()))
-        elif hasattr(module, "describe"):  # a game's own human output (Bender prints moves as CodinGame expects)
-            click.echo(module.describe(level, result))
-        else:
-            unit, noun = getattr(module, "UNIT", "tokens"), getattr(module, "SOLUTION", "program")
-            click.echo(_describe(result, name, all_solutions, unit, noun))
+    options = {"time_limit": time_limit, "all_solutions": all_solutions, **extra}
+    from gridbot.solve import executors
+
+    shares = executors.solver_takes(module.NAME, "executor")
+    if len(loaded) > 1 or (scheduler is not None and not shares):
+        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+            failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
+    elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
+        if jobs is not None and executors.solver_takes(module.NAME, "workers"):
+            extra["workers"] = jobs
+        failed = _solve_one(module, *loaded[0], since, options, extra, as_json)
+    else:
+        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+            failed = _solve_one(module, *loaded[0], since, options, extra, as_json, run_on)
     if failed:
         raise click.exceptions.Exit(EXIT_FAILED)
+
+
+def _solve_one(
+    module: ModuleType, spec: str, level: Any, since: float, options: dict[str, Any], extra: dict[str, Any],
+    as_json: bool, run_on: Any = None,
+) -> bool:  # fmt: skip
+    """One level in this process (its shares on `run_on` when the solver takes an executor); prints the result
+    and says whether it timed out. With the executor's checkpoint, a finished level is recorded (and a recorded
+    one is printed without solving it again)."""
+    from gridbot.solve import executors
+
+    name = _level_name(level, spec)
+    checkpoint = None if run_on is None else run_on.checkpoint
+    key = executors.level_key(module.NAME, level, options)
+    record = None if checkpoint is None else checkpoint.get(key)
+    if record is not None:
+        result = executors.recorded_result(module.NAME, record)
+    else:
+        if run_on is not None and executors.solver_takes(module.NAME, "executor"):
+            extra = {**extra, "executor": run_on}
+        limit = _time_left(options["time_limit"], since)
+        show_progress = not as_json and _stdout_is_terminal()
+        with _progress_display(show_progress, f"solving {name}") as progress:
+            result = module.solve(
+                level, time_limit=limit, all_solutions=options["all_solutions"], progress=progress, **extra
+            )
+        _check_result(module, level, name, result)
+        if checkpoint is not None:
+            checkpoint.put(key, executors.result_record(result))
+    _print_result(module, level, name, result, options["all_solutions"], as_json)
+    return result.status == "timeout"
+
+
+def _solve_levels(
+    run_on: Any, module: ModuleType, loaded: list[tuple[str, Any]], options: dict[str, Any], as_json: bool,
+    ordered: bool,
+) -> bool:  # fmt: skip
+    """Several levels as tasks on `run_on`, each printed as it comes back (in input order when `ordered`), with a
+    progress bar of levels done, solved and proven on a terminal's stderr. Says whether any timed out."""
+    from gridbot.solve import executors
+
+    failed = False
+    with _levels_bar(_stderr_is_terminal(), len(loaded)) as advance:
+        levels_only = [level for _, level in loaded]
+        for index, result, resumed in executors.solve_levels(run_on, module.NAME, levels_only, options, ordered):
+            spec, level = loaded[index]
+            name = _level_name(level, spec)
+            if not resumed:  # a recorded result was re-checked when it was first found
+                _check_result(module, level, name, result)
+            advance(result)
+            failed = failed or result.status == "timeout"
+            _print_result(module, level, name, result, options["all_solutions"], as_json)
+    return failed
+
+
+def _check_result(module: ModuleType, level: Any, name: str, result: Any) -> None:
+    """Re-run every program of a result by the game's simulator (exit 1 when one fails: a solver's bug)."""
+    if result.status in ("optimal", "solved"):
+        if result.solution is None:
+            _fail(f"the solver reported {result.status} for {name} without a program")
+        _recheck(module, level, name, result.solution)
+        tokens = getattr(result.solution, "tokens", result.length)
+        if tokens != result.length:
+            _fail(f"{result.solution} has {tokens} tokens, not {result.length}, for {name}")
+    for other in result.solutions:
+        _recheck(module, level, name, other)
+
+
+def _print_result(module: ModuleType, level: Any, name: str, result: Any, all_solutions: bool, as_json: bool) -> None:
+    if as_json:
+        click.echo(_dumps(result.to_json()))
+    elif hasattr(module, "describe"):  # a game's own human output (Bender prints moves as CodinGame expects)
+        click.echo(module.describe(level, result))
+    else:
+        unit, noun = getattr(module, "UNIT", "tokens"), getattr(module, "SOLUTION", "program")
+        click.echo(_describe(result, name, all_solutions, unit, noun))
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextmanager
+def _levels_bar(enabled: bool, total: int) -> Iterator[Callable[[Any], None]]:
+    """A progress bar on stderr of the levels done, solved and proven, advanced by each result; or nothing."""
+    if not enabled:
+        yield lambda result: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    counts = {"solved": 0, "proven": 0}
+    columns = (
+        TextColumn("levels"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tally]}"),
+        TimeElapsedColumn(),
+    )  # fmt: skip
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("levels", total=total, tally="solved 0, proven 0")
+
+        def advance(result: Any) -> None:
+            counts["solved"] += result.status in ("optimal", "solved")
+            counts["proven"] += result.status in ("optimal", "unsolvable")
+            bar.update(task, advance=1, tally=f"solved {counts['solved']}, proven {counts['proven']}")
+
+        yield advance
 
 
 def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens", noun: str = "program") -> str:

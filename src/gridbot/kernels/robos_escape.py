@@ -62,7 +62,11 @@ S_DEPTH, S_NODES, S_STARTED, S_CMIN, S_NAMES, S_UNDECIDED, S_FOUND_COINS, S_BNAM
 # how often each cut fired, in the order of gridbot.solve.robos_escape.CUTS
 C_PAIRS, C_LABELS, C_NAMES, C_ENDLESS, C_LIMIT, C_COINS, C_DEAD, C_LASER = range(23, 31)
 S_WORK = 31  # commands executed, over all calls: a call also pauses after a budget of them
-N_SCALARS = 32
+# a share of the tree for one of several workers: an option applied at decision depth S_SPLIT_DEPTH is kept
+# by worker S_WORKER of S_WORKERS only when the hash of the options on its path (split_owner) says so
+S_SPLIT_DEPTH, S_WORKER, S_WORKERS = 32, 33, 34
+N_SCALARS = 35
+SPLIT_MOD = 1_000_000_007  # the path hash is kept below this, so the compiled kernel and its twin agree
 
 # frame columns beyond the registers
 F_KIND, F_P, F_OPT, F_NAMES, F_CALLPC = range(N_REGS, N_REGS + 5)
@@ -107,6 +111,17 @@ def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
             sc[C_PAIRS] += 1
             return False
     return True
+
+
+@njit(cache=True)
+def split_owner(frames, f, workers):  # pragma: no cover - compiled
+    """The worker whose share holds the subtree of the options applied at frames 0..f: a hash of the path itself,
+    not a count of the subtrees met before it, because a share that has found an escape raises its coin bound
+    and cuts (rule 5) subtrees the others still enter. O(f)."""
+    h = 0
+    for d in range(f + 1):
+        h = (h * 31 + frames[d, F_OPT] + 1) % SPLIT_MOD
+    return h % workers
 
 
 @njit(cache=True)
@@ -261,6 +276,8 @@ def search(
                     sc[S_UNDECIDED] -= 1
                     label_at[p] = q
                     sc[R_PC] = q + 1
+            if f == sc[S_SPLIT_DEPTH] and sc[S_WORKERS] > 1 and split_owner(frames, f, sc[S_WORKERS]) != sc[S_WORKER]:
+                continue  # another share's subtree: taken back at once, as a dead end is
 
         # -- execute decided slots until an escape, a dead end or a decision
         pc = sc[R_PC]

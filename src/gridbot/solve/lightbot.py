@@ -154,10 +154,11 @@ from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.grid import GridbotError
 from gridbot.kernels import lightbot as kern
 from gridbot.result import SolveResult
-from gridbot.solve import lightbot_paths
+from gridbot.solve import executors, lightbot_paths
 from gridbot.solve import workers as workers_mod
+from gridbot.solve.checkpoint import level_digest
 from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
-from gridbot.solve.shares import Share, collect, run_share
+from gridbot.solve.shares import Ledger, Share, collect, run_share, submit_share
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
@@ -538,6 +539,7 @@ def solve(
     max_length: int | None = None,
     jit: bool = True,
     workers: int | None = None,
+    executor: executors.Executor | None = None,
 ) -> SolveResult:
     """The fewest commands of a winning program, proven; see the module docstring.
 
@@ -548,9 +550,13 @@ def solve(
     there is none, `lower_bound` being the first length not excluded. When the
     search's tables would pass the memory budget, 'solved' or 'timeout' with
     stats["reason"] saying so. Lengths whose search is expected to take more
-    than a few seconds are split into shares over `workers` processes
-    (default: every core the process may use), share k of n taking every n-th
-    subtree from the k-th at a fixed depth. A narrowed search (_Guesser) looks
+    than a few seconds are split into shares over `executor`'s workers
+    (gridbot.solve.executors: a Dask cluster, say), or else over `workers`
+    local processes (default: every core the process may use), share k of n
+    taking every n-th subtree from the k-th at a fixed depth; a length is
+    excluded only when every share came back finished, and with the
+    executor's checkpoint each finished share is recorded (and not searched
+    again by a run that resumes). A narrowed search (_Guesser) looks
     ahead for half the time each length is expected to take, at most a
     quarter of the time left (at the head start of the shares when there are
     some, on a core of its own): a program of the length the exact search has
@@ -576,27 +582,31 @@ def solve(
         return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, MAX_TOTAL + 1, stats)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
     workers = workers_mod.cores() if workers is None else max(1, workers)
-    return _Solve(level, t, clock, all_solutions, jit, workers).run(limit)
+    return _Solve(level, t, clock, all_solutions, jit, workers, executor).run(limit)
 
 
 class _Solve:
-    """One solve: iterative deepening, the look-ahead beside it, the worker processes for long lengths."""
+    """One solve: iterative deepening, the look-ahead beside it, the executor's workers for long lengths."""
 
-    def __init__(self, level: Level, t: Tables, clock: Clock, all_solutions: bool, jit: bool, workers: int) -> None:
+    def __init__(
+        self, level: Level, t: Tables, clock: Clock, all_solutions: bool, jit: bool, workers: int,
+        executor: executors.Executor | None = None,
+    ) -> None:  # fmt: skip
         self.level = level
         self.t = t
         self.clock = clock
         self.all_solutions = all_solutions
         self.jit = jit
-        self.workers = workers
-        # bytes per search, read once: one search per worker, and the look-ahead's
-        self.budget = memory_budget(1 / (workers + 1))
+        self.workers = workers if executor is None else executor.workers
+        # bytes per search, read once: one search per worker of a machine, and the look-ahead's
+        self.budget = memory_budget(1 / (workers + 1) if executor is None else executor.memory_share)
+        self.ledger = {"game": "lightbot", "level": level_digest("lightbot", level), "options": {"all": all_solutions}}
         self.guesser = _Guesser(level, t, jit, self.budget)
         self.nodes = 0  # candidates of the exact search, lengths done
         self.low = 1  # every length below is excluded
         self.reason = ""  # why the search stopped short, when not the time limit
-        self.pool: Any = None
-        self.stop: Any = None  # set: the shares stop (the length is needed no more, or time is up)
+        self.run_on = executor  # started when first needed (local processes) unless given
+        self.split = False  # a length has been split into shares
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": self.nodes + self.guesser.nodes, "guess_candidates": self.guesser.nodes}
@@ -635,7 +645,8 @@ class _Solve:
             with contextlib.ExitStack() as resources:
                 while limit >= self.low:
                     expected = last * GROWTH
-                    parallel = self.jit and self.workers > 1 and expected > PARALLEL_AFTER
+                    # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                    parallel = self.jit and self.workers > 1 and (expected > PARALLEL_AFTER or self.split)
                     ahead = look_ahead_seconds(expected, self.clock.left())
                     started = time.monotonic()
                     if ahead and not parallel:
@@ -692,24 +703,25 @@ class _Solve:
     def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[Share], bool]:
         """Length L in shares over the worker processes, with the look-ahead's head start: the shares, and
         whether the length was left for a jump."""
-        if self.pool is None:
-            self.pool, self.stop = resources.enter_context(workers_mod.local_pool(self.workers))
-        self.stop.clear()
+        if self.run_on is None:
+            self.run_on = resources.enter_context(executors.local(self.workers))
+        run = self.run_on
+        self.split = True
+        stop = run.stop  # set: the shares stop (the length is needed no more, or time is up)
+        stop.clear()
+        ledger = Ledger({**self.ledger, "length": L}, str, lightbot.parse_program)
         count = SHARES_PER_WORKER * self.workers
         jobs: list[Any] = []
         shares_left = list(range(count))
         guesser = self.guesser
 
         def submit(part: int) -> None:
-            jobs.append(
-                self.pool.submit(
-                    _worker_share, self.t, L, self.all_solutions, self.clock.left(), part, count, self.budget
-                )
-            )
+            args = (self.t, L, self.all_solutions, self.clock.left(), part, count, self.budget)
+            jobs.append(submit_share(run, ledger, part, count, _worker_share, *args))
 
         def feed() -> None:
-            """Keep every core but this one busy with shares; look at the clock."""
-            while shares_left and sum(not job.done() for job in jobs) < self.workers - 1:
+            """Keep the workers busy with shares (every core but this one, on this machine); look at the clock."""
+            while shares_left and sum(not job.done() for job in jobs) < run.head_start:
                 submit(shares_left.pop(0))
             self.check(L)
 
@@ -725,13 +737,13 @@ class _Solve:
             feed()
             guesser.advance(min(SLICE, head_until - time.monotonic()), self.low, lambda n: self.check(L, n))
             if self.met_ahead() or self.jump_to(MAX_TOTAL) > L:
-                self.stop.set()  # this length's search is needed no more
+                stop.set()  # this length's search is needed no more
                 break
-        if not self.stop.is_set():
+        if not stop.is_set():
             for part in shares_left:
                 submit(part)
-        shares = collect(jobs, self.stop, lambda: self.check(L), self.all_solutions)
-        jumped = self.stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
+        shares = collect(jobs, stop, lambda: self.check(L), self.all_solutions)
+        jumped = stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
         return shares, jumped
 
 

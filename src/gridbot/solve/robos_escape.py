@@ -103,6 +103,8 @@ checked against its pure-Python twin (answers and node counts).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import heapq
 import itertools
 import time
@@ -116,7 +118,11 @@ from gridbot.games.robos_escape import Level, Program
 from gridbot.grid import Direction
 from gridbot.kernels import robos_escape as kern
 from gridbot.result import SolveResult
+from gridbot.solve import executors
+from gridbot.solve import workers as _workers
+from gridbot.solve.checkpoint import level_digest
 from gridbot.solve.search import Clock, Progress, Timeout
+from gridbot.solve.shares import Ledger, Share, collect, submit_share
 
 MAX_ALL = 100
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
@@ -134,6 +140,10 @@ CELL_CODES = {" ": kern.FLOOR, "S": kern.FLOOR, "C": kern.COIN, "O": kern.BLOCK,
 CHUNK = 20_000  # nodes per kernel call at most, between clock checks
 WORK = 1_000_000  # commands executed per kernel call at most (each node runs up to 10,000)
 SEED_SHARE = 0.2  # of the time left, at most, for the straight-line seeds
+PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over the executor's workers
+GROWTH = 4  # about how much longer each length takes than the one before
+SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
+SPLIT_DEPTH = 3  # shares deal out the subtrees at this depth of decisions (kern.split_owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +293,86 @@ class _Search:
         return self.c_min > self.board.coins
 
 
+def _share(
+    board: _Board, L: int, best: int, shortest: int, all_solutions: bool, chunk: int, seconds: float | None,
+    k: int, n: int,
+) -> Share:  # fmt: skip
+    """Share k of n of length L on a worker (the subtrees kern.split_owner gives it): its escapes as (score, coins,
+    text), the best last, as _Search.run leaves them; finished unless `seconds` (from its start: clocks differ
+    between machines) ran out or the parent asked it to stop. Its coin bound rises with what it finds, not with
+    what the other shares find: each share's best is the best of its subtrees. O(its subtrees)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    search = _Search(board, L, best, Clock(None), all_solutions, True, chunk, shortest)
+    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = SPLIT_DEPTH, k, n
+    finished = True
+    if search.c_min <= board.coins:
+        while True:
+            status = search.step(search.chunk)
+            if status == kern.EXHAUSTED:
+                break
+            if status == kern.FOUND and search._escape(int(search.sc[kern.S_FOUND_COINS])):
+                break
+            if (deadline is not None and time.monotonic() > deadline) or _workers.stop_requested():
+                finished = False
+                break
+    counts = tuple(search.cuts.values())
+    return Share(tuple(search.found), search.nodes, finished, search.capped, counts)
+
+
+def _in_shares(
+    run_on: executors.Executor, board: _Board, L: int, score: int, shortest: int, all_solutions: bool, chunk: int,
+    clock: Clock, tick: Any, key: dict[str, Any],
+) -> Share:  # fmt: skip
+    """Length L in SHARES_PER_WORKER shares per worker of `run_on`; every escape the shares found, and whether
+    every share ran to its end (Timeout when the time ran out first: `tick()` raises it).
+
+    A share's coin bound rises only with the escapes it finds itself, so when
+    a share comes back with an escape (unless listing all) the others are
+    stopped and sent again, with the better bound, from their start: each
+    round ends at least one share, and the rest search less. O(shares) per
+    round, as many rounds as shares at most.
+    """
+    count = SHARES_PER_WORKER * run_on.workers
+    todo = list(range(count))
+    finished: list[Share] = []
+    nodes = 0
+    while todo:
+        run_on.stop.clear()
+        part = functools.partial(_share, board, L, score, shortest, all_solutions, chunk, clock.left())
+        options = {"all": all_solutions, "best": score, "shortest": shortest}
+        ledger = Ledger({**key, "options": options}, list, tuple)
+        jobs = [submit_share(run_on, ledger, k, count, part, k, count) for k in todo]
+        shares = collect(jobs, run_on.stop, tick, all_solutions)
+        nodes += sum(share.nodes for share in shares if not share.finished)
+        finished += [share for share in shares if share.finished]
+        if len(todo) == sum(not share.finished for share in shares):
+            raise Timeout  # no share ended: they ran out of time
+        todo = [k for k, share in zip(todo, shares, strict=True) if not share.finished]
+        best, _ = _merge([escape for share in finished for escape in share.programs], all_solutions)
+        if best and (best[0][0] > score or shortest > L):
+            score, shortest = best[0][0], L
+    return Share(
+        tuple(escape for share in finished for escape in share.programs),
+        nodes + sum(share.nodes for share in finished),
+        True,
+        any(share.capped for share in finished),
+        tuple(map(sum, zip(*(share.counts for share in finished), strict=True))),
+    )
+
+
+def _merge(found: list[tuple[int, int, str]], all_solutions: bool) -> tuple[list[tuple[int, int, str]], bool]:
+    """The escapes of one length's shares as one search of the whole length would leave them: the best score
+    (every program of it when listing all, at most MAX_ALL, in share order; else the first), and whether the
+    list was capped. O(len(found))."""
+    if not found:
+        return [], False
+    top = max(score for score, _, _ in found)
+    best = list({text: (score, coins, text) for score, coins, text in found if score == top}.values())
+    if not all_solutions:
+        return best[:1], False
+    return best[:MAX_ALL], len(best) > MAX_ALL
+
+
 # ---------------------------------------------------------------- seeds: straight-line programs
 
 
@@ -395,6 +485,8 @@ def solve(
     max_length: int | None = None,
     jit: bool = True,
     chunk: int = CHUNK,
+    workers: int | None = None,
+    executor: executors.Executor | None = None,
 ) -> SolveResult:
     """The highest-scoring escape, proven; see the module docstring.
 
@@ -407,6 +499,13 @@ def solve(
     in the length searched. `jit=False` runs the kernel as plain Python (its
     twin, for the tests); `chunk` is the number of nodes per kernel call
     between clock checks (the tests make it small to exercise resuming).
+    A length expected to take more than PARALLEL_AFTER seconds is split into
+    shares over `executor`'s workers (gridbot.solve.executors), or else over
+    `workers` local processes (default: every core); it counts as searched
+    only when every share came back finished, and with the executor's
+    checkpoint each finished share is recorded (and not searched again by a
+    run that resumes). Which program of the best score and length is the
+    answer may then differ (each share meets its own first).
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     if jit:
@@ -428,29 +527,55 @@ def solve(
     L = 1
     proven = False
     capped = False
+    last = 0.0  # seconds the last length took
+    local_cores = _workers.cores() if workers is None else max(1, workers)
+    cores = local_cores if executor is None else executor.workers
+    run_on = executor
+    split = False  # a length has been split into shares
+    ledger = {"game": robos_escape.NAME, "level": level_digest(robos_escape.NAME, level)}
     try:
-        while top >= L:
-            if best and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1):
-                proven = True
-                break
-            score, shortest = (best[0][0], min(Program(b[2]).tokens for b in best)) if best else (-(10**9), 0)
-            search = _Search(board, L, score, clock, all_solutions, jit, chunk, shortest)
-            try:
-                search.run()
-            finally:
-                nodes += search.nodes  # a length cut by the clock still counts its nodes
-                for cut, count in search.cuts.items():
-                    cuts[cut] += count
-            for found in search.found:
-                assert robos_escape.run(level, found[2]).score == found[0], found  # re-run by the simulator
-            if search.found:  # better, or as good and shorter (listing all: as good)
-                if not best or search.found[0][0] > best[0][0] or not all_solutions:
-                    best = []
-                best = [b for b in best if b[2] not in {f[2] for f in search.found}] + search.found
-            capped = capped or search.capped
-            L += 1
-        else:
-            proven = bool(best) and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1)
+        with contextlib.ExitStack() as resources:  # local worker processes, when started, end with the search
+            while top >= L:
+                if best and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1):
+                    proven = True
+                    break
+                score, shortest = (best[0][0], min(Program(b[2]).tokens for b in best)) if best else (-(10**9), 0)
+                started = time.monotonic()
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                if jit and cores > 1 and (last * GROWTH > PARALLEL_AFTER or split):
+                    split = True
+                    if run_on is None:
+                        run_on = resources.enter_context(executors.local(local_cores))
+                    tick = functools.partial(clock.check, length=L, candidates=nodes)
+                    key = {**ledger, "length": L}
+                    done = _in_shares(run_on, board, L, score, shortest, all_solutions, chunk, clock, tick, key)
+                    nodes += done.nodes
+                    for cut, count in zip(CUTS, done.counts, strict=False):
+                        cuts[cut] += count
+                    if not done.finished:
+                        raise Timeout
+                    found, more = _merge(list(done.programs), all_solutions)
+                    capped = capped or more or done.capped
+                else:
+                    search = _Search(board, L, score, clock, all_solutions, jit, chunk, shortest)
+                    try:
+                        search.run()
+                    finally:
+                        nodes += search.nodes  # a length cut by the clock still counts its nodes
+                        for cut, count in search.cuts.items():
+                            cuts[cut] += count
+                    found = search.found
+                    capped = capped or search.capped
+                last = time.monotonic() - started
+                for escape in found:
+                    assert robos_escape.run(level, escape[2]).score == escape[0], escape  # re-run by the simulator
+                if found:  # better, or as good and shorter (listing all: as good)
+                    if not best or found[0][0] > best[0][0] or not all_solutions:
+                        best = []
+                    best = [b for b in best if b[2] not in {f[2] for f in found}] + found
+                L += 1
+            else:
+                proven = bool(best) and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1)
     except Timeout:
         pass
     stats: dict[str, Any] = {"candidates": nodes, "searched_up_to": L - 1, "cuts": cuts}

@@ -66,9 +66,11 @@ from gridbot.games import robozzle
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
 from gridbot.kernels import robozzle as kern
 from gridbot.result import SolveResult
+from gridbot.solve import executors
 from gridbot.solve import workers as _workers
+from gridbot.solve.checkpoint import level_digest
 from gridbot.solve.search import Clock, Progress, Timeout
-from gridbot.solve.shares import Share, run_share, search_shares
+from gridbot.solve.shares import Ledger, Share, run_share, search_shares
 
 CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
 MAX_ALL = 100
@@ -211,7 +213,9 @@ def _search_length(
     return run_share(search, lambda: search.step(CHUNK), all_solutions, MAX_ALL, deadline, check)
 
 
-def _share(board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, k: int, n: int) -> Share:
+def _share(board: Board, L: int, stack_cap: int, all_solutions: bool, seconds: float | None, k: int, n: int) -> Share:
+    """Share k of n of length L, on a worker: `seconds` from its start at most (clocks differ between machines)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
     return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n)
 
 
@@ -329,6 +333,7 @@ def solve(
     jit: bool = True,
     beam: bool = True,
     workers: int | None = None,
+    executor: executors.Executor | None = None,
 ) -> SolveResult:
     """The fewest occupied slots of a winning program, proven; see the module docstring.
 
@@ -343,9 +348,13 @@ def solve(
     not end before the time limit): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. Lengths expected to take more than
-    PARALLEL_AFTER seconds are split into shares over `workers` processes
-    (default: every core). Exponential in the length; each answer is re-run
-    by the game's simulator.
+    PARALLEL_AFTER seconds are split into shares over `executor`'s workers
+    (gridbot.solve.executors: a Dask cluster, say), or else over `workers`
+    local processes (default: every core), started when first needed; a
+    length is excluded only when every share has come back finished, and
+    with the executor's checkpoint each finished share is recorded (and not
+    searched again by a run that resumes). Exponential in the length; each
+    answer is re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)
     if jit:
@@ -365,10 +374,13 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     beamed = 0  # the heuristic has run before every length up to this one
-    cores = _workers.cores() if workers is None else max(1, workers)
-    pool: Any = None
-    stop: Any = None
+    split = False  # a length has been split into shares
+    run = executor
+    local_cores = _workers.cores() if workers is None else max(1, workers)
+    cores = local_cores if executor is None else executor.workers
     resources = contextlib.ExitStack()
+    ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
+              "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
 
     def best() -> Program | None:
         return None if guesser is None else guesser.best
@@ -399,13 +411,16 @@ def solve(
                 started = clock.seconds
                 left = clock.left()
                 deadline = None if left is None else time.monotonic() + left
-                if jit and cores > 1 and expected > PARALLEL_AFTER:
-                    if pool is None:
-                        pool, stop = resources.enter_context(_workers.local_pool(cores))
-                    part = functools.partial(_share, board, L, stack_cap, all_solutions, deadline)
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                if jit and cores > 1 and (expected > PARALLEL_AFTER or split):
+                    split = True
+                    if run is None:
+                        run = resources.enter_context(executors.local(cores))
+                    part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left())
                     count = SHARES_PER_WORKER * cores
                     tick = functools.partial(clock.check, length=L, candidates=nodes)
-                    done = search_shares(pool, stop, part, count, tick, all_solutions)
+                    length = Ledger({**ledger, "length": L}, str, robozzle.parse_program)
+                    done = search_shares(run, part, count, tick, all_solutions, length)
                 else:
 
                     def check(seen: int, L: int = L, before: int = nodes) -> None:

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gridbot.solve.workers import stop_requested
+
 Progress = Callable[[dict[str, Any]], None]
 
 MAX_BUDGET = 8 * 2**30  # no solver needs more; leaves the rest of a big machine to others
@@ -71,8 +73,8 @@ class Clock:
     def check(self, **report: Any) -> None:
         """Raise Timeout past the deadline; pass `report` to the progress callback now and then."""
         now = time.perf_counter()
-        if self.deadline is not None and now > self.deadline:
-            raise Timeout
+        if (self.deadline is not None and now > self.deadline) or stop_requested():
+            raise Timeout  # a stop request: a level solved as a task whose run is being cancelled
         if self.progress is not None and now - self._last >= self.every:
             self._last = now
             self.progress({**report, "seconds": now - self.start})
