@@ -9,6 +9,7 @@ Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
                    [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
     gridbot show GAME LEVEL
     gridbot levels [GAME] [--search TEXT]
+    gridbot web [--host H] [--port P] [--open]
     gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
     gridbot pellet play HOST:PORT
 
