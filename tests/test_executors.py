@@ -251,3 +251,31 @@ def test_the_command_runs_one_proof_on_a_local_cluster(tmp_path, shares_always):
 def test_the_command_refuses_jobs_with_a_scheduler():
     done = CliRunner().invoke(cli, ["solve", "carrots", "1", "--jobs", "2", "--scheduler", "local:2"])
     assert done.exit_code == 2
+
+
+def test_a_peer_that_is_not_a_scheduler_is_one_line_and_status_2():
+    """Whatever answers at the address is reported in one line, not a traceback. Here: an HTTP server (a proxy
+    answered so once), whose "HTTP/1.1" Dask reads as the length of a frame, 3 EiB: a MemoryError."""
+    import socket
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer_junk() -> None:
+        server.settimeout(30)
+        for _ in range(8):
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                time.sleep(0.2)
+
+    threading.Thread(target=answer_junk, daemon=True).start()
+    try:
+        done = CliRunner().invoke(cli, ["solve", "carrots", "1", "--scheduler", f"tcp://127.0.0.1:{port}"])
+    finally:
+        server.close()
+    assert done.exit_code == 2, done.output
+    assert "Traceback" not in done.output and "cannot reach the Dask scheduler" in done.output

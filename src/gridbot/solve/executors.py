@@ -172,8 +172,10 @@ def dask(scheduler: str, checkpoint: Checkpoint | None = None) -> Iterator[Execu
         else:
             try:
                 client = stack.enter_context(distributed.Client(scheduler, timeout=CONNECT_SECONDS))
-            except (OSError, TimeoutError, ValueError) as error:
-                raise GridbotError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+            except Exception as error:  # noqa: BLE001 - whatever answers at that address (seen: a peer that is
+                # not a scheduler, whose bytes Dask read as a frame of 3 EiB: MemoryError) is not a scheduler
+                raise GridbotError(f"cannot reach the Dask scheduler at {scheduler}: {type(error).__name__}: "
+                                   f"{str(error)[:200]}") from None  # fmt: skip
         try:
             client.wait_for_workers(1, timeout=CONNECT_SECONDS)
         except (TimeoutError, OSError) as error:
