@@ -1,6 +1,6 @@
 """Benchmark: the executors on this machine, and what shares of a long proof promise on a cluster.
 
-    python benchmarks/cluster.py [--lightbot LEVEL] [--robozzle-ids N] [--time-limit S] [--skip-runs]
+    python benchmarks/cluster.py [--lightbot LEVEL] [--robozzle-ids N] [--time-limit S] [--skip-runs | --proof-only]
 
 1. One long proof: Light-Bot LEVEL (default 6; level 10 takes ~11 minutes on 2 cores) solved with 1 worker (in
    this process: one worker never splits a length), 2 local worker processes, and a Dask LocalCluster of 2
@@ -58,7 +58,7 @@ def proof(level_name: str) -> None:
     with executors.local(2) as run_on:
         two, pooled = timed(lambda: lightbot_solver.solve(level, executor=run_on))
     with executors.dask("local:2") as run_on:
-        run_on.pool.submit(lightbot_solver.warm_up).result()  # loading the kernel in a worker is not solving
+        run_on.client.run(lightbot_solver.warm_up)  # loading the kernels in every worker is not solving
         dask_two, clustered = timed(lambda: lightbot_solver.solve(level, executor=run_on))
     print("| run | seconds | speed-up | answer |")
     print("|---|---:|---:|---|")
@@ -139,12 +139,15 @@ def main() -> int:
     parser.add_argument("--robozzle-ids", type=int, default=40, help="puzzles in the corpus slice (default 40)")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per puzzle of the slice (default 5)")
     parser.add_argument("--skip-runs", action="store_true", help="only the share sizes")
+    parser.add_argument("--proof-only", action="store_true", help="only the one proof")
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")  # fmt: skip
     if not args.skip_runs:
         proof(args.lightbot)
+        if args.proof_only:
+            return 0
         corpus_slice(args.robozzle_ids, args.time_limit)
     level = gridbot.load(f"lightbot:{args.lightbot}")
     t = lightbot_solver.tables(level)
