@@ -18,7 +18,7 @@ from PIL import Image
 
 from gridbot import render
 from gridbot.render import svg_text
-from gridbot.render.scene import Scene
+from gridbot.render.scene import Polygon, Scene
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -104,11 +104,15 @@ def check_deterministic(level: Any, program: Any) -> None:
 
 def check_golden(game: str, name: str, scene: Scene) -> None:
     """The scene's SVG equals tests/golden/render/<game>-<name>.svg (written instead with GRIDBOT_UPDATE_GOLDEN=1)."""
+    check_golden_svg(game, name, svg_text.to_svg(scene))
+
+
+def check_golden_svg(game: str, name: str, text: str) -> None:
+    """SVG `text` equals tests/golden/render/<game>-<name>.svg (written instead with GRIDBOT_UPDATE_GOLDEN=1)."""
     path = GOLDEN / f"{game}-{name}.svg"
-    text = svg_text.to_svg(scene)
     if os.environ.get("GRIDBOT_UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", newline="\n")
         return
     assert path.exists(), f"no golden file {path}: run with GRIDBOT_UPDATE_GOLDEN=1 to write it"
     assert text == path.read_text(encoding="utf-8"), f"{path.name} differs: look at the new picture, then update"
@@ -135,3 +139,23 @@ def check_cycle(game: ModuleType, drawing: ModuleType, level: Any, row: int, col
         if len(texts) == len(palette) and level.rows[row][col] in palette:
             assert current.rows == level.rows
     assert texts[-1] == texts[0]
+
+
+def count_class(svg: str, name: str) -> int:
+    """How many elements of the SVG have class `name` (among their classes)."""
+    return sum(1 for e in ET.fromstring(svg).iter() if name in e.get("class", "").split())
+
+
+def scene_cell_at(scene: Scene, point: tuple[float, float]) -> tuple[int, int]:
+    """The (row, column) of the scene's board under pixel `point` (x, y)."""
+    board = scene.board
+    assert board is not None
+    return (int((point[1] - board.y0) // board.cell), int((point[0] - board.x0) // board.cell))
+
+
+def scene_robot_cell(scene: Scene) -> tuple[int, int]:
+    """The cell under the centre of the robot's arrow (the one Polygon of class "robot")."""
+    (robot,) = [s for s in scene.shapes if isinstance(s, Polygon) and s.cls == "robot"]
+    x = sum(p[0] for p in robot.points) / len(robot.points)
+    y = sum(p[1] for p in robot.points) / len(robot.points)
+    return scene_cell_at(scene, (x, y))

@@ -6,9 +6,7 @@ from __future__ import annotations
 import doctest
 import io
 import itertools
-import os
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -19,36 +17,14 @@ from gridbot import levels, render
 from gridbot.games import lightbot
 from gridbot.render import lightbot as drawing
 from gridbot.render import raster, svg_text
-from gridbot.render.scene import Line, Polygon, Scene, Text
+from gridbot.render.scene import Line, Text
+
+from . import render_checks as checks
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 NAMES = levels.names("lightbot")
 # A small level of the test's own, solved below by the game's solver (no answer is written down here).
 SMALL = "00120\n00000\n\n>.**.\n....*"
-
-
-def classes(svg: str, name: str) -> int:
-    """How many elements of the SVG have class `name` (among their classes)."""
-    root = ET.fromstring(svg)
-    return sum(1 for e in root.iter() if name in e.get("class", "").split())
-
-
-def robot_cell(scene: Scene) -> tuple[int, int]:
-    """The cell under the centre of the robot's arrow."""
-    (robot,) = [s for s in scene.shapes if isinstance(s, Polygon) and s.cls == "robot"]
-    x = sum(p[0] for p in robot.points) / len(robot.points)
-    y = sum(p[1] for p in robot.points) / len(robot.points)
-    board = scene.board
-    assert board is not None
-    return (int((y - board.y0) // board.cell), int((x - board.x0) // board.cell))
-
-
-def check_golden(name: str, svg: str) -> None:
-    path = GOLDEN / f"lightbot-{name}.svg"
-    if os.environ.get("GRIDBOT_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8", newline="\n")
-    assert path.read_text(encoding="utf-8") == svg, f"{path} differs (GRIDBOT_UPDATE_GOLDEN=1 rewrites it)"
 
 
 @pytest.fixture(scope="module")
@@ -71,13 +47,13 @@ def test_every_bundled_level_renders(name: str) -> None:
     level = gridbot.load(f"lightbot:{name}")
     rows, cols = len(level.heights), len(level.heights[0])
     svg = render.svg(level)
-    assert classes(svg, "cell") == rows * cols  # one per tile, the floor's included
-    assert classes(svg, "light") == len(level.lights)
-    assert classes(svg, "robot") == 1
+    assert checks.count_class(svg, "cell") == rows * cols  # one per tile, the floor's included
+    assert checks.count_class(svg, "light") == len(level.lights)
+    assert checks.count_class(svg, "robot") == 1
     scene = render.scene(level)
     image = Image.open(io.BytesIO(render.png(level)))
     assert image.size == (scene.width, scene.height)
-    assert robot_cell(scene) == level.start
+    assert checks.scene_robot_cell(scene) == level.start
 
 
 def test_run_ends_with_every_light_on(solved: tuple[lightbot.Level, lightbot.Program]) -> None:
@@ -88,20 +64,20 @@ def test_run_ends_with_every_light_on(solved: tuple[lightbot.Level, lightbot.Pro
     assert last == trace.verdict.step
     end = render.scene(level, program)
     final = list(lightbot.steps(level, program))[-1]
-    assert robot_cell(end) == final.position
+    assert checks.scene_robot_cell(end) == final.position
     svg = svg_text.to_svg(end)
-    assert classes(svg, "on") == len(level.lights)
-    assert classes(svg, "path") >= 1
+    assert checks.count_class(svg, "on") == len(level.lights)
+    assert checks.count_class(svg, "path") >= 1
     start = render.scene(level, program, 0)
-    assert robot_cell(start) == level.start
-    assert classes(svg_text.to_svg(start), "on") == 0
+    assert checks.scene_robot_cell(start) == level.start
+    assert checks.count_class(svg_text.to_svg(start), "on") == 0
 
 
 def test_frames_follow_the_steps(solved: tuple[lightbot.Level, lightbot.Program]) -> None:
     level, program = solved
     trace = list(lightbot.steps(level, program))
     frames = drawing.draw(level, program, list(range(len(trace) + 1)))
-    assert [robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
+    assert [checks.scene_robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
     lit = [sum(1 for s in f.shapes if "on" in s.cls.split()) for f in frames]
     assert lit == [0] + [bin(s.lit).count("1") for s in trace]
 
@@ -128,7 +104,10 @@ def test_an_endless_run_ends_at_the_cap() -> None:
     lines = [s for s in end.shapes if isinstance(s, Line) and s.cls == "path"]
     edges = 2 * 2 + 3 * 1  # between neighbouring tiles of the 2 x 3 board
     assert 1 <= sum(len(line.points) for line in lines) <= 2 * edges  # each move drawn once, not once per lap
-    assert robot_cell(end) == list(itertools.islice(lightbot.steps(level, program), render.MAX_STEPS))[-1].position
+    assert (
+        checks.scene_robot_cell(end)
+        == list(itertools.islice(lightbot.steps(level, program), render.MAX_STEPS))[-1].position
+    )
 
 
 def test_scene_helpers() -> None:
@@ -150,7 +129,7 @@ def test_big_boards_drop_the_numbers() -> None:
     assert scene.board is not None and scene.board.cell == 8
     assert not any(s.cls == "height" for s in scene.shapes)
     assert any(s.cls == "beacon" for s in scene.shapes)  # the robot is found on a big board
-    assert classes(svg_text.to_svg(scene), "cell") == 100 * 100
+    assert checks.count_class(svg_text.to_svg(scene), "cell") == 100 * 100
     middle = lightbot.random_level(32, 32, 1, lights=20, max_height=5)
     scene = render.scene(middle)
     assert scene.board is not None and 14 <= scene.board.cell < 32
@@ -162,7 +141,7 @@ def test_big_boards_drop_the_numbers() -> None:
 def test_golden(name: str, program: str | None, step: int | None) -> None:
     level = gridbot.load(f"lightbot:{name}")
     key = name if program is None else f"{name}-run"
-    check_golden(key, render.svg(level, program, step))
+    checks.check_golden_svg("lightbot", key, render.svg(level, program, step))
 
 
 def test_edit_cycles_through_the_palette() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import doctest
 import io
-import os
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -18,40 +16,12 @@ from gridbot.games import robos_escape
 from gridbot.grid import Direction
 from gridbot.render import raster, svg_text
 from gridbot.render import robos_escape as drawing
-from gridbot.render.scene import Line, Polygon, Scene
+from gridbot.render.scene import Line
+
+from . import render_checks as checks
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 NAMES = levels.names("robos_escape")
-
-
-def classes(svg: str, name: str) -> int:
-    """How many elements of the SVG have class `name` (among their classes)."""
-    root = ET.fromstring(svg)
-    return sum(1 for e in root.iter() if name in e.get("class", "").split())
-
-
-def robot_cell(scene: Scene) -> tuple[int, int]:
-    """The cell under the centre of the robot's arrow."""
-    (robot,) = [s for s in scene.shapes if isinstance(s, Polygon) and s.cls == "robot"]
-    x = sum(p[0] for p in robot.points) / len(robot.points)
-    y = sum(p[1] for p in robot.points) / len(robot.points)
-    board = scene.board
-    assert board is not None
-    return (int((y - board.y0) // board.cell), int((x - board.x0) // board.cell))
-
-
-def cell_at(scene: Scene, point: tuple[float, float]) -> tuple[int, int]:
-    board = scene.board
-    assert board is not None
-    return (int((point[1] - board.y0) // board.cell), int((point[0] - board.x0) // board.cell))
-
-
-def check_golden(name: str, svg: str) -> None:
-    path = GOLDEN / f"robos_escape-{name}.svg"
-    if os.environ.get("GRIDBOT_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8", newline="\n")
-    assert path.read_text(encoding="utf-8") == svg, f"{path} differs (GRIDBOT_UPDATE_GOLDEN=1 rewrites it)"
 
 
 @pytest.fixture(scope="module")
@@ -74,13 +44,13 @@ def test_every_bundled_level_renders(name: str) -> None:
     level = gridbot.load(f"robos_escape:{name}")
     rows, cols = len(level.rows), len(level.rows[0])
     svg = render.svg(level)
-    assert classes(svg, "cell") == rows * cols  # one per cell, walls included
-    assert classes(svg, "coin") == level.size
-    assert classes(svg, "robot") == 1
+    assert checks.count_class(svg, "cell") == rows * cols  # one per cell, walls included
+    assert checks.count_class(svg, "coin") == level.size
+    assert checks.count_class(svg, "robot") == 1
     scene = render.scene(level)
     image = Image.open(io.BytesIO(render.png(level)))
     assert image.size == (scene.width, scene.height)
-    assert robot_cell(scene) == level.start
+    assert checks.scene_robot_cell(scene) == level.start
 
 
 def test_run_ends_on_the_exit(solved: tuple[robos_escape.Level, robos_escape.Program]) -> None:
@@ -89,12 +59,12 @@ def test_run_ends_on_the_exit(solved: tuple[robos_escape.Level, robos_escape.Pro
     assert result.verdict.won
     assert drawing.steps(level, program) == result.verdict.step
     end = render.scene(level, program)
-    exit_cell = robot_cell(end)
+    exit_cell = checks.scene_robot_cell(end)
     assert level.rows[exit_cell[0]][exit_cell[1]] == "E"
     svg = svg_text.to_svg(end)
     left = sum(row.count("C") for row in list(robos_escape.steps(level, program))[-1].grid)
-    assert classes(svg, "coin") == left
-    assert classes(svg, "path") >= 1
+    assert checks.count_class(svg, "coin") == left
+    assert checks.count_class(svg, "path") >= 1
     assert "escaped" in end.caption
 
 
@@ -102,7 +72,7 @@ def test_laser_shots_show_in_their_frames(solved: tuple[robos_escape.Level, robo
     level, program = solved
     trace = list(robos_escape.steps(level, program))
     frames = drawing.draw(level, program, list(range(len(trace) + 1)))
-    assert [robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
+    assert [checks.scene_robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
     grids = [level.rows] + [s.grid for s in trace]
     fired = 0
     for k, step in enumerate(trace, 1):
@@ -112,7 +82,7 @@ def test_laser_shots_show_in_their_frames(solved: tuple[robos_escape.Level, robo
             continue
         fired += 1
         (beam,) = beams
-        start, end = cell_at(frames[k], beam.points[0]), cell_at(frames[k], beam.points[-1])
+        start, end = checks.scene_cell_at(frames[k], beam.points[0]), checks.scene_cell_at(frames[k], beam.points[-1])
         assert start == step.position
         dr, dc = Direction(step.facing).delta
         assert (end[0] - start[0]) * dc == (end[1] - start[1]) * dr  # along the robot's facing
@@ -142,7 +112,9 @@ def test_a_run_that_fails_is_drawn_to_its_end() -> None:
     assert not robos_escape.run(level, program).verdict.won
     last = drawing.steps(level, program)
     assert last == robos_escape.MAX_COMMANDS
-    assert robot_cell(render.scene(level, program)) == list(robos_escape.steps(level, program))[-1].position
+    assert (
+        checks.scene_robot_cell(render.scene(level, program)) == list(robos_escape.steps(level, program))[-1].position
+    )
 
 
 def test_same_input_same_bytes() -> None:
@@ -157,7 +129,7 @@ def test_same_input_same_bytes() -> None:
 def test_golden(name: str, program: str | None, step: int | None) -> None:
     level = gridbot.load(f"robos_escape:{name}")
     key = name if program is None else f"{name}-run"
-    check_golden(key, render.svg(level, program, step))
+    checks.check_golden_svg("robos_escape", key, render.svg(level, program, step))
 
 
 def test_edit_keeps_the_board_and_cycles_back() -> None:

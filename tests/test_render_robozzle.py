@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import doctest
 import io
-import os
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -20,28 +19,14 @@ from gridbot.games import robozzle
 from gridbot.grid import ProgramError
 from gridbot.render import raster, svg_text
 from gridbot.render import robozzle as drawing
-from gridbot.render.scene import Polygon, Rect, Scene
+from gridbot.render.scene import Rect, Scene
+
+from . import render_checks as checks
 
 GOLDEN = Path(__file__).parent / "golden" / "render"
 NAMES = levels.names("robozzle")
 # A small puzzle of the test's own, solved below by the game's solver (no answer is written down here).
 SMALL = "functions: 4 3 0 0 0\npaint: none\nstart: 2 1 east\nrrgR\nbg.r\nrrrR"
-
-
-def classes(svg: str, name: str) -> int:
-    """How many elements of the SVG have class `name` (among their classes)."""
-    root = ET.fromstring(svg)
-    return sum(1 for e in root.iter() if name in e.get("class", "").split())
-
-
-def robot_cell(scene: Scene) -> tuple[int, int]:
-    """The cell under the centre of the robot's arrow."""
-    (robot,) = [s for s in scene.shapes if isinstance(s, Polygon) and s.cls == "robot"]
-    x = sum(p[0] for p in robot.points) / len(robot.points)
-    y = sum(p[1] for p in robot.points) / len(robot.points)
-    board = scene.board
-    assert board is not None
-    return (int((y - board.y0) // board.cell), int((x - board.x0) // board.cell))
 
 
 def running_slot(level: robozzle.Level, scene: Scene) -> tuple[int, int] | None:
@@ -59,14 +44,6 @@ def running_slot(level: robozzle.Level, scene: Scene) -> tuple[int, int] | None:
     ]
     assert len(inside) == 1
     return inside[0]
-
-
-def check_golden(name: str, svg: str) -> None:
-    path = GOLDEN / f"robozzle-{name}.svg"
-    if os.environ.get("GRIDBOT_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(svg, encoding="utf-8", newline="\n")
-    assert path.read_text(encoding="utf-8") == svg, f"{path} differs (GRIDBOT_UPDATE_GOLDEN=1 rewrites it)"
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +73,7 @@ def test_every_bundled_puzzle_renders() -> None:
         assert counts["cell"] == level.height * level.width, name
         assert counts["slot"] == sum(level.slots), name
         assert counts["star"] == level.size, name
-        assert robot_cell(scene) == level.start, name
+        assert checks.scene_robot_cell(scene) == level.start, name
         assert scene.width >= scene.board.width and scene.height > scene.board.height
         image = raster.image(scene)
         assert image.size == (scene.width, scene.height)
@@ -112,10 +89,10 @@ def test_run_collects_every_star(solved: tuple[robozzle.Level, robozzle.Program]
     assert drawing.steps(level, program) == result.actions
     end = render.scene(level, program)
     trace = list(robozzle.steps(level, program))
-    assert robot_cell(end) == trace[-1].position
+    assert checks.scene_robot_cell(end) == trace[-1].position
     svg = svg_text.to_svg(end)
-    assert classes(svg, "star") == 0
-    assert classes(svg, "path") >= 1
+    assert checks.count_class(svg, "star") == 0
+    assert checks.count_class(svg, "path") >= 1
     assert running_slot(level, end) == (trace[-1].function - 1, trace[-1].slot)
     assert running_slot(level, render.scene(level, program, 0)) is None
 
@@ -124,7 +101,7 @@ def test_frames_follow_the_actions(solved: tuple[robozzle.Level, robozzle.Progra
     level, program = solved
     trace = list(robozzle.steps(level, program))
     frames = drawing.draw(level, program, list(range(len(trace) + 1)))
-    assert [robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
+    assert [checks.scene_robot_cell(f) for f in frames] == [level.start] + [s.position for s in trace]
     assert [sum(1 for s in f.shapes if s.cls == "star") for f in frames] == [level.size] + [len(s.stars) for s in trace]
     assert [running_slot(level, f) for f in frames[1:]] == [(s.function - 1, s.slot) for s in trace]
 
@@ -137,9 +114,9 @@ def test_paint_and_a_fall() -> None:
     assert start.fill == drawing.TILES["G"]
     assert robozzle.run(level, program).reason == "fell off the board"
     assert any(s.cls == "fell" for s in fallen.shapes)
-    assert robot_cell(fallen) == (0, 1)
+    assert checks.scene_robot_cell(fallen) == (0, 1)
     off = robozzle.parse_program("F1: L F")  # off the board's top edge: shown at the edge
-    assert robot_cell(render.scene(level, off)) == (0, 0)
+    assert checks.scene_robot_cell(render.scene(level, off)) == (0, 0)
 
 
 def test_a_program_that_does_not_fit_is_refused() -> None:
@@ -174,7 +151,7 @@ def test_big_boards() -> None:
     level = robozzle.random_level(100, 100, 3, stars=30, holes=0.2)
     scene = render.scene(level, "F1: F rR")
     assert scene.board is not None and scene.board.cell == 8
-    assert classes(svg_text.to_svg(scene), "cell") == 100 * 100
+    assert checks.count_class(svg_text.to_svg(scene), "cell") == 100 * 100
     assert any(s.cls == "beacon" for s in scene.shapes)
     slots = [s for s in scene.shapes if s.cls == "slot"]
     assert all(s.w >= 20 for s in slots)  # the functions stay readable under a board of small cells
@@ -185,7 +162,7 @@ def test_big_boards() -> None:
 def test_golden(name: str, program: str | None, step: int | None) -> None:
     level = gridbot.load(f"robozzle:{name}")
     key = name if program is None else f"{name}-run"
-    check_golden(key, render.svg(level, program, step))
+    checks.check_golden_svg("robozzle", key, render.svg(level, program, step))
 
 
 def test_edit_cycles_through_the_palette() -> None:
