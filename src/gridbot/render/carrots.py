@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from gridbot.games import carrots
 from gridbot.grid import Direction
 
-from .scene import Board, Scene
+from .scene import Board, Scene, steps_between
 
 PALETTE = carrots.SQUARE + carrots.MARKED + carrots.VOID  # what a click on a cell turns it into, in turn
 COLOURS = {carrots.SQUARE: "#9ccc65", carrots.MARKED: "#ff9800", carrots.START: "#ff9800"}
@@ -57,16 +57,9 @@ def draw(level: carrots.Level, program: carrots.Program | None, at: Sequence[int
     trail = [square]
     if program is None:
         return [_picture(level, board, marks, square, facing, [])]
-    wanted = list(at)
     out: list[Scene] = []
-    number = 0
-    run = carrots.steps(level, program)
-    for k in wanted:
-        while number < k:
-            step = next(run, None)
-            if step is None:
-                break
-            number = step.number
+    for taken in steps_between(carrots.steps(level, program), at):
+        for step in taken:
             if step.square != trail[-1]:
                 trail.append(step.square)
             square, facing, marks = step.square, step.facing, step.marks

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from gridbot.games import lightbot
 
-from .scene import Board, Rect, Scene, Shape, Text, Trail, beacon
+from .scene import Board, Rect, Scene, Shape, Text, Trail, beacon, steps_between
 
 # What a click on a tile turns it into, in turn: a tile's code is its height, then `*` when it carries a light.
 # Heights above 4 (the original game's boards stop at 4) go back to the start of the cycle.
@@ -108,12 +108,8 @@ def draw(level: lightbot.Level, program: lightbot.Program | None, at: Sequence[i
         return [_picture(level, board, ground, position, facing, lit, None, 0)]
     out: list[Scene] = []
     number = 0
-    run = lightbot.steps(level, program)
-    for k in at:
-        while number < k:
-            step = next(run, None)
-            if step is None:
-                break
+    for taken in steps_between(lightbot.steps(level, program), at):
+        for step in taken:
             number = step.number
             trail.go(step.position)
             position, facing, lit = step.position, step.facing, step.lit

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from gridbot.games import robos_escape
 from gridbot.grid import Direction, LevelError
 
-from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Trail
+from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Trail, steps_between
 
 # What a click on a cell turns it into, in turn (the start `S` stays where it is).
 PALETTE = " XCO-.xE"
@@ -133,12 +133,8 @@ def draw(level: robos_escape.Level, program: robos_escape.Program | None, at: Se
     out: list[Scene] = []
     number = 0
     shot: list[Shape] = []
-    run = robos_escape.steps(level, program)
-    for k in at:
-        while number < k:
-            step = next(run, None)
-            if step is None:
-                break
+    for taken in steps_between(robos_escape.steps(level, program), at):
+        for step in taken:
             shot = _shot(board, grid, position, facing) if step.op == "X" else []
             number = step.number
             trail.go(step.position)

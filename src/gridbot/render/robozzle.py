@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from gridbot.games import robozzle
 from gridbot.grid import LevelError, ProgramError
 
-from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Text, Trail, beacon
+from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Text, Trail, beacon, steps_between
 
 # What a click on a tile turns it into, in turn (the text form's letters: lower case a tile, upper case a tile
 # with a star, `.` a hole); the robot's tile stays, and a change that leaves no star is passed over.
@@ -188,12 +188,8 @@ def draw(level: robozzle.Level, program: robozzle.Program | None, at: Sequence[i
     running: tuple[int, int] | None = None
     out: list[Scene] = []
     number = 0
-    run = robozzle.steps(level, program)
-    for k in at:
-        while number < k:
-            step = next(run, None)
-            if step is None:
-                break
+    for taken in steps_between(robozzle.steps(level, program), at):
+        for step in taken:
             number = step.number
             if 0 <= step.position[0] < level.height and 0 <= step.position[1] < level.width:
                 trail.go(step.position)  # not off the board's edge: the robot is shown at the edge

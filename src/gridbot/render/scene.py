@@ -11,7 +11,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 Point = tuple[float, float]
 
@@ -238,3 +240,19 @@ class Trail:
     def lines(self, board: Board, stroke: str, width: float | None = None, cls: str = "path") -> list[Line]:
         """The pieces as lines through the centres of their cells."""
         return [board.path(piece, stroke, width, cls) for piece in self.pieces]
+
+
+def steps_between(steps: Iterator[Any], at: Iterable[int]) -> Iterator[list[Any]]:
+    """For each step number k of `at` (ascending), the steps of the run taken since the previous one, up to the
+    step numbered k (fewer when the run ends first). Steps are a game's trace items, each with a `number`; a
+    drawing applies them in order and draws the frame. O(steps up to max(at))."""
+    number = 0
+    for k in at:
+        taken = []
+        while number < k:
+            step = next(steps, None)
+            if step is None:
+                break
+            number = step.number
+            taken.append(step)
+        yield taken
