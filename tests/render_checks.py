@@ -159,3 +159,18 @@ def scene_robot_cell(scene: Scene) -> tuple[int, int]:
     x = sum(p[0] for p in robot.points) / len(robot.points)
     y = sum(p[1] for p in robot.points) / len(robot.points)
     return scene_cell_at(scene, (x, y))
+
+
+def check_gif_frames(level: Any, program: Any, frames: int, drawing: ModuleType) -> int:
+    """`film` has min(frames, steps + 1) pictures, and the GIF one frame per picture that differs from the one
+    before (Pillow merges an unchanged frame into the previous one, e.g. after a call that moves nothing).
+    Returns the GIF's frame count. O(frames x pixels)."""
+    from gridbot.render import raster
+
+    film = render.film(level, program, frames)
+    assert len(film) == min(frames, drawing.steps(level, program) + 1)
+    pictures = [raster.image(s).tobytes() for s in film]
+    distinct = 1 + sum(a != b for a, b in zip(pictures, pictures[1:], strict=False))
+    n_frames = Image.open(io.BytesIO(render.gif(level, program, frames))).n_frames
+    assert n_frames == distinct
+    return n_frames
