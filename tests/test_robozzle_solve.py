@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import gridbot
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level
+from gridbot.kernels import robozzle as kern
 from gridbot.solve import robozzle as solve_robozzle
 from gridbot.solve.robozzle import solve
 from gridbot.solve.search import Clock
@@ -136,6 +138,40 @@ def test_the_beam_finds_a_winning_program_where_no_proof_is_in_sight() -> None:
     level = gridbot.load("robozzle:200")  # 33 slots: out of the exact search's reach; the beam finds one in a second
     found = solve_robozzle.Beam(solve_robozzle.Board.of(level), 1024).run(sum(level.slots), Clock(None), 60)
     assert found is not None and robozzle.run(level, found).verdict.won
+
+
+def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:
+    """The decisions (option codes) of the first program of at most `length` slots the exact search finds."""
+    search = solve_robozzle._Search(board, length, 64)
+    while (status := search.step(10_000)) == kern.PAUSED:
+        pass
+    if status != kern.FOUND:
+        return None
+    frames = search.frames[: search.sc[kern.S_DEPTH]]
+    return np.array([frame[kern.FR_OPTS + frame[kern.FR_CURSOR]] for frame in frames], np.int64)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(puzzles(rows=(2, 3), cols=(2, 4)))
+def test_the_repair_searches_below_a_line_down_to_the_root(level: Level) -> None:
+    """The repair undoes ever more decisions of its lead (here: the first winning line of up to every slot, often
+    longer than the fewest), down to the exact search from the root: on small puzzles it finds a program of the
+    fewest slots unpruned enumeration finds, never one longer than asked, and none when fewer are asked for."""
+    board = solve_robozzle.Board.of(level)
+    line = first_winning_line(board, min(6, sum(level.slots)))
+    assume(line is not None and len(line) > 1)
+    reference = brute_robozzle.minimum(level, 3)
+    beam = solve_robozzle.Beam(board, 64)
+    beam.lead = (0, line)
+    if reference is None:
+        assert beam.repair(min(3, sum(level.slots)), Clock(None), 60) is None
+        return
+    found = beam.repair(reference, Clock(None), 60)
+    assert found is not None and found.tokens <= reference and robozzle.run(level, found).verdict.won
+    assert beam.best == found
+    fresh = solve_robozzle.Beam(board, 64)
+    fresh.lead = beam.lead
+    assert fresh.repair(reference - 1, Clock(None), 60) is None
 
 
 def test_the_heuristic_program_is_the_answer_when_time_runs_out(monkeypatch) -> None:

@@ -78,11 +78,18 @@ MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
 PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
 SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
 SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them)
+# the beam's score: per star collected, per move to the nearest star left, per slot used
+WEIGHTS = (1 << 30, 1024, 64)
+NOISE = 64  # ties are broken by adding up to this much at random
+REPAIR_SHARE = 0.6  # the heuristic's time that goes to the repair of the beam's best line
+REPAIR_NODES = 20_000  # the first budget of the repair (Beam.repair), doubled at each earlier ancestor
 MANY_STARS = 64  # beyond this many stars the beam measures the way to the nearest star of the start
 GROWTH = 10  # about how much longer each length takes than the one before
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
 BEAM_LAST = 0.5  # its share of the time left before a length that is not expected to end in time
+HOPELESS = 4  # a length expected to take this many times the time left will not end in time...
+BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +243,20 @@ class Beam:
         self.node = 0
         self.nodes = 0
         self.best: Program | None = None
+        self.lead: tuple[int, np.ndarray] | None = None  # the best-scored partial program met: score, decisions
+        self.repaired: tuple[Any, int, int] = (None, 1, REPAIR_NODES)  # the lead repaired, its next cut, budget
         self.spos, self.sdist = _star_distances(board)
+        self.weights = np.array(WEIGHTS, np.int64)
+        self.noise = NOISE
+
+    def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
+        """The beam (`run`) for part of `seconds`, then the repair of its best line for the rest (REPAIR_SHARE):
+        a program of at most `most_slots` slots, or None."""
+        stop = clock.seconds + seconds
+        found = self.run(most_slots, clock, (1 - REPAIR_SHARE) * seconds)
+        if found is None:
+            found = self.repair(most_slots, clock, max(0.0, stop - clock.seconds))
+        return found
 
     def run(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """Look for a program of at most `most_slots` slots for about `seconds` (one depth at least); returns it
@@ -267,12 +287,16 @@ class Beam:
                 parents, depths, count, children, child_depth, scores, won, b.step, b.colour, b.star, b.start,
                 b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
                 s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped, self.frame, s.sc, self.node,
-                self.spos, self.sdist,
+                self.spos, self.sdist, self.weights,
             )  # fmt: skip
             self.nodes += m
             if won[-1] <= most_slots:
                 break
-            keep = np.argsort(-(scores[:m] + self.rng.random(m) * 64), kind="stable")[:width]
+            if m:
+                top = int(np.argmax(scores[:m]))
+                if self.lead is None or scores[top] > self.lead[0]:
+                    self.lead = (int(scores[top]), children[top, : child_depth[top]].copy())
+            keep = np.argsort(-(scores[:m] + self.rng.random(m) * self.noise), kind="stable")[:width]
             count = len(keep)
             parents[:count] = children[keep]
             depths[:count] = child_depth[keep]
@@ -286,6 +310,47 @@ class Beam:
         if self.best is None or found.tokens < self.best.tokens:
             self.best = found
         return found
+
+    def repair(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
+        """Search exhaustively, at most `most_slots` slots, below ever earlier ancestors of the best-scored
+        partial program the beam met (its last decision undone, then its last two, ...), each with a node
+        budget that doubles: the near misses the beam leaves are often a few wrong decisions from a win.
+        Returns a winning program (kept as `best` when shorter) or None. Proves nothing."""
+        if self.lead is None:
+            return None
+        stop = clock.seconds + seconds
+        path = self.lead[1]
+        b = self.board
+        if self.repaired[0] is not path:  # a new lead: from its last decision; else on where the last call stopped
+            self.repaired = (path, 1, REPAIR_NODES)
+        _, first, budget = self.repaired
+        for cut in range(first, len(path) + 1):
+            if clock.seconds >= stop:
+                break
+            self.repaired = (path, cut, budget)
+            s = _Search(b, most_slots, self.search.stack.shape[0])
+            self.node += 1
+            if kern._replay(path, len(path) - cut, self.node, b.step, b.colour, b.star, b.start, b.facing, b.stars,
+                            s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
+                            self.rpath, s.dropped, s.sc) != kern._DECIDE:  # fmt: skip
+                continue
+            s.sc[kern.S_DEPTH], s.sc[kern.S_LENGTH], s.sc[kern.S_NODES] = 0, most_slots, self.node
+            start = s.nodes
+            while s.nodes - start < budget and clock.seconds < stop:
+                status = s.step(CHUNK)
+                if status == kern.FOUND:
+                    found = s.program()
+                    if found.tokens > most_slots:  # the lead was met under a looser bound
+                        continue
+                    if self.best is None or found.tokens < self.best.tokens:
+                        self.best = found
+                    return found
+                if status == kern.EXHAUSTED:
+                    break
+            self.nodes += s.nodes - start
+            self.node = max(self.node, s.nodes) + 1
+            budget *= 2
+        return None
 
 
 def _stars_cut_off(level: Level) -> list[tuple[int, int]]:
@@ -341,11 +406,12 @@ def solve(
     `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
     program within the slot limits wins, or, when the time limit or
     `max_length` ends the search first, 'solved' with the best program the
-    heuristic (Beam) found or 'timeout' when there is none; `lower_bound` is
-    the first length not excluded. The heuristic runs before each length
-    expected to take more than BEAM_AFTER seconds, for a quarter of that
-    length's expected time (half the time left, when the length may well
-    not end before the time limit): a program of n slots it
+    heuristic (Beam.guess: the beam, then the repair of its best line) found
+    or 'timeout' when there is none; `lower_bound` is the first length not
+    excluded. The heuristic runs before each length expected to take more
+    than BEAM_AFTER seconds, for a quarter of that length's expected time
+    (half the time left when the length may well not end before the time
+    limit, BEAM_HOPELESS of it when it cannot): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. Lengths expected to take more than
     PARALLEL_AFTER seconds are split into shares over `executor`'s workers
@@ -402,11 +468,13 @@ def solve(
                 if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
                     beamed = L
                     left = clock.left()
-                    if left is not None and 2 * expected > left:  # it may well not end in time: look ahead more
+                    if left is not None and expected > HOPELESS * left:  # it will not end in time: look ahead
+                        share = BEAM_HOPELESS * left
+                    elif left is not None and 2 * expected > left:  # it may well not end in time: look ahead more
                         share = BEAM_LAST * left
                     else:
                         share = BEAM_SHARE * (expected if left is None else min(expected, left))
-                    guesser.run((known.tokens - 1) if known is not None else top, clock, share)
+                    guesser.guess((known.tokens - 1) if known is not None else top, clock, share)
                     continue  # look again: it may have met this very length
                 started = clock.seconds
                 left = clock.left()
