@@ -291,13 +291,20 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
 
     Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
     `L L L` is `R` (shorter), `R R` equals `L L` (only `L L` is kept), so such a turn is not offered
-    unconditioned.
+    unconditioned. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
+    conditions (adjacent turns commute).
     """
     turn_before = OP_F
     if pc >= 1 and cs[f, pc - 1] == NO_COND and (op[f, pc - 1] == OP_L or op[f, pc - 1] == OP_R):
         turn_before = op[f, pc - 1]
     two_lefts = turn_before == OP_L and pc >= 2 and cs[f, pc - 2] == NO_COND and op[f, pc - 2] == OP_L
+    # adjacent turns commute whatever their conditions (a turn leaves the tile, so the colour, as it is), so
+    # only the order "lefts before rights" is searched
+    right_before = pc >= 1 and op[f, pc - 1] == OP_R
+    left_after = pc + 1 < nd[f] and op[f, pc + 1] == OP_L
     for o in range(N_OPS):
+        if (o == OP_L and right_before) or (o == OP_R and left_after):
+            continue
         conds = runs
         if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
             conds = runs & ~NO_COND

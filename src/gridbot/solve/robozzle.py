@@ -40,7 +40,14 @@ no more slots that is still searched, or runs that can never win:
    function not yet called needs room for its first command too.
 6. *Turns.* In a function, unconditioned `L R` and `R L` do nothing and
    `L L L` is `R` (shorter): not offered; `R R` equals `L L` (only `L L`
-   is kept).
+   is kept). Adjacent turns commute whatever their conditions (a turn
+   leaves the robot on its tile, so every condition reads the same colour,
+   and execution enters a run of slots only at its first), so of the
+   orders of a run of turns only "lefts before rights" is searched: an `L`
+   right after an `R` is not offered. The cuts combine: the shortest
+   program sorted that way has no unconditioned `L` and `R` in one run (both
+   could go), no three unconditioned `L` and at most two unconditioned `R`,
+   which `L L` replaces.
 7. *One-command functions.* A function (not F1) whose one command is
    unconditioned can be written out at its call sites (shorter), so a
    function ending after its first slot keeps that slot's colour conditions
