@@ -339,16 +339,16 @@ class Beam:
             self.node += 1
             if kern._replay(path, len(path) - cut, self.node, b.step, b.colour, b.star, b.start, b.facing, b.stars,
                             s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
-                            self.rpath, s.dropped, s.sc) != kern._DECIDE:  # fmt: skip
-                continue
+                            self.rpath, s.dropped, s.sc) != kern._DECIDE or s.sc[kern.S_USED] > most_slots:  # fmt: skip
+                continue  # that point wins or loses at once, or was met under a looser bound
             s.sc[kern.S_DEPTH], s.sc[kern.S_LENGTH], s.sc[kern.S_NODES] = 0, most_slots, self.node
             start = s.nodes
             while s.nodes - start < budget and clock.seconds < stop:
                 status = s.step(CHUNK)
                 if status == kern.FOUND:
                     found = s.program()
-                    if found.tokens > most_slots:  # the lead was met under a looser bound
-                        continue
+                    if found.tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
+                        raise AssertionError(f"the repair went past {most_slots} slots: {found}")
                     if self.best is None or found.tokens < self.best.tokens:
                         self.best = found
                     return found
