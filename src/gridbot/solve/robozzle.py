@@ -254,7 +254,6 @@ class Beam:
         self.repaired: tuple[Any, int, int] = (None, 1, REPAIR_NODES)  # the lead repaired, its next cut, budget
         self.spos, self.sdist = _star_distances(board)
         self.weights = np.array(WEIGHTS, np.int64)
-        self.noise = NOISE
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """The beam (`run`) for part of `seconds`, then the repair of its best line for the rest (REPAIR_SHARE):
@@ -303,7 +302,7 @@ class Beam:
                 top = int(np.argmax(scores[:m]))
                 if self.lead is None or scores[top] > self.lead[0]:
                     self.lead = (int(scores[top]), children[top, : child_depth[top]].copy())
-            keep = np.argsort(-(scores[:m] + self.rng.random(m) * self.noise), kind="stable")[:width]
+            keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")[:width]
             count = len(keep)
             parents[:count] = children[keep]
             depths[:count] = child_depth[keep]
@@ -342,20 +341,17 @@ class Beam:
                             self.rpath, s.dropped, s.sc) != kern._DECIDE or s.sc[kern.S_USED] > most_slots:  # fmt: skip
                 continue  # that point wins or loses at once, or was met under a looser bound
             s.sc[kern.S_DEPTH], s.sc[kern.S_LENGTH], s.sc[kern.S_NODES] = 0, most_slots, self.node
-            start = s.nodes
-            while s.nodes - start < budget and clock.seconds < stop:
-                status = s.step(CHUNK)
-                if status == kern.FOUND:
-                    found = s.program()
-                    if found.tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
-                        raise AssertionError(f"the repair went past {most_slots} slots: {found}")
-                    if self.best is None or found.tokens < self.best.tokens:
-                        self.best = found
-                    return found
-                if status == kern.EXHAUSTED:
-                    break
-            self.nodes += s.nodes - start
-            self.node = max(self.node, s.nodes) + 1
+            deadline = time.monotonic() + max(0.0, stop - clock.seconds)
+            done = run_share(s, lambda s=s: s.step(CHUNK), False, 1, deadline, until_nodes=self.node + budget)
+            self.nodes += done.nodes - self.node
+            self.node = done.nodes + 1
+            if done.programs:
+                found = done.programs[0]
+                if found.tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
+                    raise AssertionError(f"the repair went past {most_slots} slots: {found}")
+                if self.best is None or found.tokens < self.best.tokens:
+                    self.best = found
+                return found
             budget *= 2
         return None
 

@@ -105,9 +105,11 @@ def run_share(
     most: int,
     deadline: float | None,
     report: Callable[[int], None] | None = None,
+    until_nodes: int | None = None,
 ) -> Share:
     """Run one kernel search (one share, or a whole length) by calls of `step()` to its end, the deadline
-    (time.monotonic() seconds) or a stop request from the parent process (gridbot.solve.workers).
+    (time.monotonic() seconds), `search.nodes` reaching `until_nodes`, or a stop request from the parent
+    process (gridbot.solve.workers).
 
     `search` gives `program()` (the program just found) and `nodes`; `report(nodes)` is called between kernel
     calls and may raise (Timeout). The first program ends the search unless `all_solutions`, when at most
@@ -127,7 +129,11 @@ def run_share(
                 return Share(tuple(found), search.nodes, True, capped=True)
         elif status == EXHAUSTED:
             return Share(tuple(found), search.nodes, True)
-        if (deadline is not None and time.monotonic() > deadline) or stop_requested():
+        if (
+            (deadline is not None and time.monotonic() > deadline)
+            or (until_nodes is not None and search.nodes >= until_nodes)
+            or stop_requested()
+        ):
             return Share(tuple(found), search.nodes, False)
         if report is not None:
             report(search.nodes)
