@@ -1,6 +1,7 @@
 """Benchmark: the executors on this machine, and what shares of a long proof promise on a cluster.
 
     python benchmarks/cluster.py [--lightbot LEVEL] [--robozzle-ids N] [--time-limit S] [--skip-runs | --proof-only]
+                                 [--skip-one]
 
 1. One long proof: Light-Bot LEVEL (default 6; level 10 takes ~11 minutes on 2 cores) solved with 1 worker (in
    this process: one worker never splits a length), 2 local worker processes, and a Dask LocalCluster of 2
@@ -50,11 +51,11 @@ def answer(result: object) -> tuple:
     return result.status, result.length, result.lower_bound  # type: ignore[attr-defined]
 
 
-def proof(level_name: str) -> None:
+def proof(level_name: str, skip_one: bool = False) -> None:
     level = gridbot.load(f"lightbot:{level_name}")
     lightbot_solver.warm_up()
     print(f"\n## One proof: Light-Bot level {level_name}")
-    one, alone = timed(lambda: lightbot_solver.solve(level, workers=1))
+    one, alone = (None, None) if skip_one else timed(lambda: lightbot_solver.solve(level, workers=1))
     with executors.local(2) as run_on:
         two, pooled = timed(lambda: lightbot_solver.solve(level, executor=run_on))
     with executors.dask("local:2") as run_on:
@@ -64,9 +65,13 @@ def proof(level_name: str) -> None:
     print("|---|---:|---:|---|")
     for name, seconds, result in (("1 worker", one, alone), ("2 local processes", two, pooled),
                                   ("Dask LocalCluster, 2 workers", dask_two, clustered)):  # fmt: skip
-        print(f"| {name} | {seconds:.1f} | {one / seconds:.2f}x | {answer(result)} |")
-    print(f"Dask overhead against the local pool: {100 * (dask_two / two - 1):+.1f} %; answers agree: "
-          f"{answer(alone) == answer(pooled) == answer(clustered)}")  # fmt: skip
+        if seconds is None:
+            print(f"| {name} | not run (--skip-one) | | |")
+            continue
+        speed_up = "" if one is None else f"{one / seconds:.2f}x"
+        print(f"| {name} | {seconds:.1f} | {speed_up} | {answer(result)} |")
+    agree = answer(pooled) == answer(clustered) and (alone is None or answer(alone) == answer(pooled))
+    print(f"Dask overhead against the local pool: {100 * (dask_two / two - 1):+.1f} %; answers agree: {agree}")
 
 
 def corpus_slice(count: int, time_limit: float) -> None:
@@ -140,12 +145,13 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per puzzle of the slice (default 5)")
     parser.add_argument("--skip-runs", action="store_true", help="only the share sizes")
     parser.add_argument("--proof-only", action="store_true", help="only the one proof")
+    parser.add_argument("--skip-one", action="store_true", help="the proof on the two executors only (no 1 worker)")
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")  # fmt: skip
     if not args.skip_runs:
-        proof(args.lightbot)
+        proof(args.lightbot, args.skip_one)
         if args.proof_only:
             return 0
         corpus_slice(args.robozzle_ids, args.time_limit)

@@ -23,7 +23,7 @@ MAX_CALL_STEPS = 4096  # a call that runs longer never returns (the procedures h
 E_END, E_MASK, E_SEEN, E_RETURNS, E_DONE = range(5)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _effect(mv, light, body, blen, p, pos, facing, out):  # pragma: no cover - compiled
     """Run a call of procedure p from (pos, facing) with every light off.
 
@@ -74,7 +74,7 @@ def _effect(mv, light, body, blen, p, pos, facing, out):  # pragma: no cover - c
     out[E_RETURNS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def shortest_main(
     mv, light, full, start, start_facing, body, blen, max_len, eff, dist, parent, queue
 ):  # pragma: no cover - compiled
@@ -153,7 +153,7 @@ def shortest_main(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _neighbour(mv, light, width, patterns, s, op, backwards):  # pragma: no cover - compiled
     """The state one command `op` (F J L R X) leads to from state s, or (backwards) the state it leads to s from;
     -1 if none. A command that changes nothing (a move that cannot move, X off a light) is no step. Backwards no
@@ -178,7 +178,7 @@ def _neighbour(mv, light, width, patterns, s, op, backwards):  # pragma: no cove
     return -1 if light[pos] < 0 else s ^ (1 << light[pos])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _spread(mv, light, width, patterns, dist, queue, tail, backwards):  # pragma: no cover - compiled
     """Breadth-first from the `tail` states in `queue` (their `dist` set, every other -1): each state's fewest
     commands from them (backwards: to them). O(states x 5)."""
@@ -194,7 +194,7 @@ def _spread(mv, light, width, patterns, dist, queue, tail, backwards):  # pragma
                 tail += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def distances(mv, light, full, start, start_facing, width, dist_from, dist_to, queue):  # pragma: no cover
     """Breadth-first distances over states (position, facing, lights on), single commands F J L R X.
 

@@ -78,7 +78,7 @@ KIND_SLOT, KIND_LABEL = 0, 1
 CAPACITY = MAX_COMMANDS + 8
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _forbidden(left, right):  # pragma: no cover - compiled
     """Rules 1 and 2 on two adjacent tokens: `LR RL LL GG LG RG XG` and `n'n`. O(1)."""
     if right == G:
@@ -90,7 +90,7 @@ def _forbidden(left, right):  # pragma: no cover - compiled
     return CALL <= left < LABEL and right == left + NAMES
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
     """May slot p hold `token`, given its decided neighbours (rules 1, 2, `RRR`) and rule 6? Counts the cut. O(1)."""
     if token == X and sc[S_NO_LASER]:
@@ -113,7 +113,7 @@ def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def split_owner(frames, f, workers):  # pragma: no cover - compiled
     """The worker whose share holds the subtree of the options applied at frames 0..f: a hash of the path itself,
     not a count of the subtrees met before it, because a share that has found an escape raises its coin bound
@@ -124,7 +124,7 @@ def split_owner(frames, f, workers):  # pragma: no cover - compiled
     return h % workers
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     cells,
     deltas,

@@ -76,12 +76,12 @@ T_COLOUR, T_STAR, T_OP, T_CS, T_ND, T_CLOSED, T_STACK = range(7)
 K_END, K_RUN, K_SKIP = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _option(kind: int, op: int, cs: int) -> int:
     return kind | ((op + 1) << 2) | (cs << 6)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _log(trail: np.ndarray, sc: np.ndarray, kind: int, index: int, old: int) -> None:
     top = sc[S_TTOP]
     trail[top, 0] = kind
@@ -96,7 +96,7 @@ def trail_rows(cells: int, stack_cap: int) -> int:
     return MAX_FRAMES * (3 * stack_cap + 2 * cells + 8) + 8
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
     top = sc[S_TTOP]
     while top > mark:
@@ -119,7 +119,7 @@ def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
     sc[S_TTOP] = top
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node) -> bool:
     """At the entry of function f: has this state been seen at a frame entry that is still open below, on this
     path, with no star collected and no tile painted since? Then everything from there repeats for ever and
@@ -137,7 +137,7 @@ def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node)
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc) -> int:
     """Run the machine from the registers in `sc` until a slot must be decided (_DECIDE, registers at that slot),
     the last star is collected (_WIN) or the run is lost (_LOSE). A stack entry or a tile's colour is logged on
@@ -233,7 +233,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
     """Fill `frame`'s options for the slot at the registers; returns how many there are.
 
@@ -285,7 +285,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
@@ -332,7 +332,7 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     """Decide the slot at the registers as option `code` says (logged on the trail)."""
     f, pc = sc[S_F], sc[S_PC]
@@ -356,14 +356,14 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     cs[f, pc] = conds
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack) -> None:
     _undo(trail, sc, frame[FR_TRAIL], colour, star, op, cs, nd, closed, stack)
     for k in range(N_SAVED):
         sc[SAVED[k]] = frame[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mine(sc, depth) -> bool:
     """In a share of the tree: is the option about to be applied at `depth` this worker's?"""
     if sc[S_WORKERS] <= 1 or depth != sc[S_SPLIT_DEPTH]:
@@ -373,7 +373,7 @@ def _mine(sc, depth) -> bool:
     return k % sc[S_WORKERS] == sc[S_WORKER]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     step,
     colour,
@@ -447,7 +447,7 @@ def search(
 # ---------------------------------------------------------------- the heuristic: a beam over decisions
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
             stamp, records, rpath, dropped, sc) -> int:  # fmt: skip
     """Run the program that the first `n` decisions of `path` (option codes) make, from the start: _WIN, _LOSE, or
@@ -471,7 +471,7 @@ def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, s
         k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def beam_step(parents, depths, count, children, child_depth, scores, won, step, colour0, star0, start, facing, stars,
               slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
               rpath, dropped, frame, sc, node, spos, sdist, weights) -> tuple:  # fmt: skip
