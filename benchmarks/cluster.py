@@ -1,7 +1,7 @@
 """Benchmark: the executors on this machine, and what shares of a long proof promise on a cluster.
 
-    python benchmarks/cluster.py [--lightbot LEVEL] [--robozzle-ids N] [--time-limit S] [--skip-runs | --proof-only]
-                                 [--skip-one]
+    python benchmarks/cluster.py [--lightbot LEVEL] [--robozzle-ids N] [--time-limit S]
+                                 [--skip-runs | --proof-only | --no-shares] [--skip-one]
 
 1. One long proof: Light-Bot LEVEL (default 6; level 10 takes ~11 minutes on 2 cores) solved with 1 worker (in
    this process: one worker never splits a length), 2 local worker processes, and a Dask LocalCluster of 2
@@ -145,6 +145,7 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds per puzzle of the slice (default 5)")
     parser.add_argument("--skip-runs", action="store_true", help="only the share sizes")
     parser.add_argument("--proof-only", action="store_true", help="only the one proof")
+    parser.add_argument("--no-shares", action="store_true", help="the proof and the corpus slice, not the share sizes")
     parser.add_argument("--skip-one", action="store_true", help="the proof on the two executors only (no 1 worker)")
     args = parser.parse_args()
     load = os.getloadavg()
@@ -155,6 +156,8 @@ def main() -> int:
         if args.proof_only:
             return 0
         corpus_slice(args.robozzle_ids, args.time_limit)
+        if args.no_shares:
+            return 0
     level = gridbot.load(f"lightbot:{args.lightbot}")
     t = lightbot_solver.tables(level)
     longest = lightbot_solver.solve(level, workers=1).length - 1  # the last length excluded: the dearest one
