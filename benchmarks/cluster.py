@@ -15,7 +15,8 @@
    8, 64 and 512 workers): the seconds of the largest share against the whole length, and the speed-up that
    list scheduling of those shares on that many workers gives (shares taken in order by the first free
    worker, no overhead): the bound the largest share puts on a cluster. Then 4096 shares dealt one and two
-   levels deeper in the search tree (SPLIT_DEPTH + 1, + 2): finer subtrees, a smaller largest share.
+   levels deeper in the search tree (SPLIT_DEPTH + 1, + 2): finer subtrees, a smaller largest share; and the
+   depth RoboZZle's solver chooses for each count (split_depth).
 """
 
 from __future__ import annotations
@@ -168,10 +169,17 @@ def main() -> int:
         lambda k, n: lightbot_solver._worker_share(t, longest, False, None, k, n, budget),
     )
     board = robozzle_solver.Board.of(gridbot.load("robozzle:14"))
+    cap = gridbot.games.robozzle.STACK_CAP
     share_sizes(
         "RoboZZle puzzle 14, length 8 (excluded)",
         robozzle_solver,
-        lambda k, n: robozzle_solver._share(board, 8, gridbot.games.robozzle.STACK_CAP, False, None, k, n),
+        lambda k, n: robozzle_solver._share(board, 8, cap, False, None, robozzle_solver.SPLIT_DEPTH, k, n),
+    )
+    whole = robozzle_solver._search_length(board, 8, cap, False, None)
+    chosen = [(n, robozzle_solver.split_depth(board, 8, cap, n, whole.nodes // n)) for n in SHARE_COUNTS]
+    print(
+        f"\nThe depth split_depth chooses for length 8 ({whole.nodes:,} nodes; each share's walk above the depth "
+        f"at most that over the shares): " + ", ".join(f"{n} shares: {d}" for n, d in chosen)
     )
     print(f"\nload at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0

@@ -101,15 +101,34 @@ def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
 
 @pytest.mark.parametrize(("name", "length"), [("27", 5), ("23", 4), ("114", 6)])
 def test_shares_together_search_the_whole_length(name: str, length: int) -> None:
-    """Share k of n keeps every n-th subtree at the split depth: together they meet every program the whole
-    search meets, at the optimal length and at the one below (where both find none)."""
+    """Share k of n keeps every n-th subtree at the split depth (the usual one, and deeper): together they meet
+    every program the whole search meets, at the optimal length and at the one below (where both find none)."""
     board = solve_robozzle.Board.of(gridbot.load(f"robozzle:{name}"))
     for L in (length - 1, length):
         whole = solve_robozzle._search_length(board, L, 1024, True, None)
-        parts = [solve_robozzle._search_length(board, L, 1024, True, None, True, k, 5) for k in range(5)]
-        assert whole.finished and all(part.finished for part in parts)
-        assert sorted(map(str, whole.programs)) == sorted(str(p) for part in parts for p in part.programs)
+        for depth in (solve_robozzle.SPLIT_DEPTH, solve_robozzle.SPLIT_DEPTH + 2):
+            parts = [
+                solve_robozzle._search_length(board, L, 1024, True, None, True, k, 5, depth=depth) for k in range(5)
+            ]
+            assert whole.finished and all(part.finished for part in parts)
+            # a program decided above the split depth is met by every share
+            assert set(map(str, whole.programs)) == {str(p) for part in parts for p in part.programs}
         assert bool(whole.programs) == (length == L)
+
+
+def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
+    board = solve_robozzle.Board.of(gridbot.load("robozzle:114"))
+    many = 10**9
+    counts = [solve_robozzle.subtrees(board, 6, 1024, d, many) for d in range(2, 8)]
+    assert all(c is not None and c > 0 for c in counts) and counts == sorted(counts)  # each depth has more
+    few = solve_robozzle.split_depth(board, 6, 1024, 1, many)
+    deep = solve_robozzle.split_depth(board, 6, 1024, 4096, many)
+    assert few == solve_robozzle.SPLIT_DEPTH < deep
+    fine = solve_robozzle.FINE * 4096
+    assert solve_robozzle.subtrees(board, 6, 1024, deep, many) >= fine or deep == solve_robozzle.DEEPEST_SPLIT
+    assert deep == solve_robozzle.SPLIT_DEPTH or solve_robozzle.subtrees(board, 6, 1024, deep - 1, many) < fine
+    # a walk above the deeper depths longer than allowed keeps the shares at the shallow depth
+    assert solve_robozzle.split_depth(board, 6, 1024, 4096, 10) == solve_robozzle.SPLIT_DEPTH
 
 
 def test_a_length_split_over_worker_processes_gives_the_same_answer(monkeypatch) -> None:

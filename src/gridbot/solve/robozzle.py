@@ -84,7 +84,9 @@ MAX_ALL = 100
 MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
 PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
 SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
-SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them)
+SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them), or deeper:
+FINE = 16  # ...the shallowest depth with this many subtrees a share (split_depth), down to
+DEEPEST_SPLIT = 10
 # the beam's score: per star collected, per move to the nearest star left, per slot used
 WEIGHTS = (1 << 30, 1024, 64)
 NOISE = 64  # ties are broken by adding up to this much at random
@@ -217,20 +219,54 @@ def _op_text(o: int) -> str:
 
 def _search_length(
     board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, jit: bool = True,
-    worker: int = 0, workers: int = 1, check: Any = None,
+    worker: int = 0, workers: int = 1, check: Any = None, depth: int = SPLIT_DEPTH,
 ) -> Share:  # fmt: skip
-    """Search programs of at most L slots (share `worker` of `workers`) to its end, the deadline (time.monotonic()
-    seconds), a stop request from the parent process, or `check()` raising. Programs are returned as found; the
-    caller re-checks them with the simulator."""
+    """Search programs of at most L slots (share `worker` of `workers`, subtrees dealt at decision `depth`) to its
+    end, the deadline (time.monotonic() seconds), a stop request from the parent process, or `check()` raising.
+    Programs are returned as found; the caller re-checks them with the simulator."""
     search = _Search(board, L, stack_cap, jit)
-    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = SPLIT_DEPTH, worker, workers
+    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(CHUNK), all_solutions, MAX_ALL, deadline, check)
 
 
-def _share(board: Board, L: int, stack_cap: int, all_solutions: bool, seconds: float | None, k: int, n: int) -> Share:
-    """Share k of n of length L, on a worker: `seconds` from its start at most (clocks differ between machines)."""
+def _share(
+    board: Board, L: int, stack_cap: int, all_solutions: bool, seconds: float | None, depth: int, k: int, n: int
+) -> Share:
+    """Share k of n of length L, dealt at decision `depth`, on a worker: `seconds` from its start at most (clocks
+    differ between machines)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n)
+    return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n, depth=depth)
+
+
+def subtrees(board: Board, L: int, stack_cap: int, depth: int, most_nodes: int) -> int | None:
+    """How many subtrees the search of length L has at decision `depth` (the options applied there), found by
+    walking the tree above that depth without entering them; None when the walk takes more than `most_nodes`
+    nodes. O(nodes above `depth`)."""
+    search = _Search(board, L, stack_cap)
+    sc = search.sc
+    sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
+    while True:
+        status = search.step(min(CHUNK, most_nodes + 1))
+        if search.nodes > most_nodes:
+            return None
+        if status == kern.EXHAUSTED:  # a program above the depth (FOUND) is walked past
+            return int(sc[kern.S_SPLIT_COUNT])
+
+
+def split_depth(board: Board, L: int, stack_cap: int, shares: int, most_nodes: int) -> int:
+    """The decision depth at which `shares` shares of length L deal out subtrees: from SPLIT_DEPTH on, the
+    shallowest with at least FINE subtrees a share (with fewer, a few large subtrees bound the speed-up: at
+    depth 4, 4,096 shares of puzzle 14 left half of them empty), to DEEPEST_SPLIT at most. Every share walks
+    the tree above that depth again, so a depth whose walk takes more than `most_nodes` nodes is not taken.
+    O(nodes above the depth chosen), a few times."""
+    depth = SPLIT_DEPTH
+    count = subtrees(board, L, stack_cap, depth, most_nodes)
+    while count is not None and count < FINE * shares and depth < DEEPEST_SPLIT:
+        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes)
+        if deeper is None:
+            break
+        depth, count = depth + 1, deeper
+    return depth
 
 
 class Beam:
@@ -442,6 +478,7 @@ def solve(
     nodes = 0
     L = 1
     last = 0.0  # seconds the last length took
+    last_nodes = 0  # and its nodes
     beamed = 0  # the heuristic has run before every length up to this one
     split = False  # a length has been split into shares
     run = executor
@@ -487,10 +524,13 @@ def solve(
                     split = True
                     if run is None:
                         run = resources.enter_context(executors.local(cores))
-                    part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left())
                     count = SHARES_PER_WORKER * cores
+                    # the walks above the split depth, repeated by every share, at most the length's own nodes: on
+                    # many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
+                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * GROWTH) // count)
+                    part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
                     tick = functools.partial(clock.check, length=L, candidates=nodes)
-                    length = Ledger({**ledger, "length": L}, str, robozzle.parse_program)
+                    length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
                     done = search_shares(run, part, count, tick, all_solutions, length)
                 else:
 
@@ -499,7 +539,7 @@ def solve(
 
                     done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
                 nodes += done.nodes
-                last = clock.seconds - started
+                last, last_nodes = clock.seconds - started, done.nodes
                 found = []
                 for program in done.programs:
                     if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
