@@ -218,3 +218,12 @@ def test_the_kernels_report_the_status_codes_the_shares_read() -> None:
 
     for kernel in (lightbot_kernel, robozzle_kernel):
         assert (kernel.EXHAUSTED, kernel.FOUND) == (shares.EXHAUSTED, shares.FOUND)
+
+
+def test_a_spread_beam_keeps_the_best_of_each_place_first() -> None:
+    order = np.array([4, 0, 3, 1, 2, 5])  # best first
+    places = np.array([7, 7, 8, 7, 9, 8])  # of entries 0..5
+    # places in order: 4->9, 0->7, 3->7 (again), 1->7 (again), 2->8, 5->8 (again)
+    assert solve_robozzle._spread(order, places, 6).tolist() == [4, 0, 2, 3, 1, 5]
+    assert solve_robozzle._spread(order, places, 2).tolist()[:2] == [4, 0]
+    assert sorted(solve_robozzle._spread(order, places, 6).tolist()) == list(range(6))

@@ -474,11 +474,12 @@ def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, s
 @njit(cache=True, nogil=True)
 def beam_step(parents, depths, count, children, child_depth, scores, won, step, colour0, star0, start, facing, stars,
               slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
-              rpath, dropped, frame, sc, node, spos, sdist, weights) -> tuple:  # fmt: skip
+              rpath, dropped, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
     """Expand the first `count` beam nodes (rows of `parents`, each a path of `depths[i]` decisions, paused at a
     slot to decide): every child that is still running goes to `children` with its score (stars collected
     first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
-    fewer slots, weighed by `weights`); a child that wins is written to `won` (its path, and the slots it uses in
+    fewer slots, weighed by `weights`) and its place (`places`: tile, facing and stars left, one number); a child
+    that wins is written to `won` (its path, and the slots it uses in
     won[-1]) when it uses fewer slots than the one there. Returns (children, nodes used up)."""
     m = 0
     for i in range(count):
@@ -509,5 +510,6 @@ def beam_step(parents, depths, count, children, child_depth, scores, won, step, 
                 if (spos[k] < 0 or star[spos[k]]) and sdist[k, here] < near:
                     near = sdist[k, here]
             scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
+            places[m] = (here * 4 + sc[S_FACING]) * (stars + 1) + sc[S_LEFT]
             m += 1
     return m, node

@@ -272,8 +272,11 @@ def split_depth(board: Board, L: int, stack_cap: int, shares: int, most_nodes: i
 class Beam:
     """The heuristic: a beam search over the same decisions as the exact search, keeping at each depth the
     `width` partial programs that have collected the most stars with the fewest slots (ties broken at random,
-    seeded). It proves nothing; a program it finds is an upper bound for the exact search, and the answer
-    when time runs out. Each node re-runs its program from the start: O(width x options x actions) a depth.
+    seeded). Every other pass (`_spread`) keeps first the best of each place the robot stands at (tile,
+    facing, stars left) and only then more of one place: a beam full of programs that all leave the robot
+    at the same place explores one line of play many times over. It proves nothing; a program it finds is an
+    upper bound for the exact search, and the answer when time runs out. Each node re-runs its program from
+    the start: O(width x options x actions) a depth.
     """
 
     def __init__(self, board: Board, stack_cap: int, width: int = 256, seed: int = 0) -> None:
@@ -285,6 +288,7 @@ class Beam:
         self.frame = np.zeros(kern.N_FRAME, np.int64)
         self.node = 0
         self.nodes = 0
+        self.passes = 0
         self.best: Program | None = None
         self.lead: tuple[int, np.ndarray] | None = None  # the best-scored partial program met: score, decisions
         self.repaired: tuple[Any, int, int] = (None, 1, REPAIR_NODES)  # the lead repaired, its next cut, budget
@@ -321,6 +325,9 @@ class Beam:
         children = np.zeros((width * 16, depth_cap), np.int64)
         child_depth = np.zeros(width * 16, np.int64)
         scores = np.zeros(width * 16, np.int64)
+        places = np.zeros(width * 16, np.int64)
+        spread = self.passes % 2 == 1  # every other pass keeps the best of each place first
+        self.passes += 1
         won = np.zeros(depth_cap + 2, np.int64)
         won[-1] = most_slots + 1
         count = 1
@@ -329,7 +336,7 @@ class Beam:
                 parents, depths, count, children, child_depth, scores, won, b.step, b.colour, b.star, b.start,
                 b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
                 s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped, self.frame, s.sc, self.node,
-                self.spos, self.sdist, self.weights,
+                self.spos, self.sdist, self.weights, places,
             )  # fmt: skip
             self.nodes += m
             if won[-1] <= most_slots:
@@ -338,7 +345,8 @@ class Beam:
                 top = int(np.argmax(scores[:m]))
                 if self.lead is None or scores[top] > self.lead[0]:
                     self.lead = (int(scores[top]), children[top, : child_depth[top]].copy())
-            keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")[:width]
+            keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")
+            keep = (_spread(keep, places[:m], width) if spread else keep)[:width]
             count = len(keep)
             parents[:count] = children[keep]
             depths[:count] = child_depth[keep]
@@ -390,6 +398,21 @@ class Beam:
                 return found
             budget *= 2
         return None
+
+
+def _spread(order: np.ndarray, places: np.ndarray, width: int) -> np.ndarray:
+    """`order` (best first) with the first of each place first, then the rest in order (to fill the beam's
+    width). O(len(order))."""
+    seen: set[int] = set()
+    first: list[int] = []
+    later: list[int] = []
+    for i in order:
+        p = int(places[i])
+        (later if p in seen else first).append(int(i))
+        seen.add(p)
+        if len(first) >= width:
+            break
+    return np.array(first + later, np.int64)
 
 
 def _stars_cut_off(level: Level) -> list[tuple[int, int]]:
