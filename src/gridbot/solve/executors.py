@@ -47,7 +47,7 @@ from gridbot.solve.checkpoint import Checkpoint, level_digest
 READ_EVERY = 0.1  # seconds between a Dask task's looks at the stop event (each is a round trip to the scheduler)
 CONNECT_SECONDS = 30.0  # how long to wait for a scheduler to answer and for its first worker
 # Dask's own bookkeeping, slowed down for clusters gridbot starts (local:N) and for this process's client: idle,
-# a 2-worker LocalCluster with the defaults took 5 % of this 2-core machine (0.3 % with these). The profiler
+# a 2-worker LocalCluster with the defaults took 5 % of this 2-core machine (0.7 % with these). The profiler
 # samples each task's stack 100 times a second, and a numba kernel's stack is one frame: nothing to learn.
 QUIET = {
     "distributed.worker.profile.enabled": False,
