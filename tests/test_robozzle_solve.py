@@ -129,6 +129,8 @@ def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
     assert deep == solve_robozzle.SPLIT_DEPTH or solve_robozzle.subtrees(board, 6, 1024, deep - 1, many) < fine
     # a walk above the deeper depths longer than allowed keeps the shares at the shallow depth
     assert solve_robozzle.split_depth(board, 6, 1024, 4096, 10) == solve_robozzle.SPLIT_DEPTH
+    # and so does a deadline already past (the walks keep to the solver's time limit)
+    assert solve_robozzle.split_depth(board, 6, 1024, 4096, many, deadline=0.0) == solve_robozzle.SPLIT_DEPTH
 
 
 def test_a_length_split_over_worker_processes_gives_the_same_answer(monkeypatch) -> None:

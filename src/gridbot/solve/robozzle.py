@@ -238,31 +238,35 @@ def _share(
     return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n, depth=depth)
 
 
-def subtrees(board: Board, L: int, stack_cap: int, depth: int, most_nodes: int) -> int | None:
+def subtrees(
+    board: Board, L: int, stack_cap: int, depth: int, most_nodes: int, deadline: float | None = None
+) -> int | None:
     """How many subtrees the search of length L has at decision `depth` (the options applied there), found by
     walking the tree above that depth without entering them; None when the walk takes more than `most_nodes`
-    nodes. O(nodes above `depth`)."""
+    nodes or goes past the deadline (time.monotonic() seconds). O(nodes above `depth`)."""
     search = _Search(board, L, stack_cap)
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:
         status = search.step(min(CHUNK, most_nodes + 1))
-        if search.nodes > most_nodes:
+        if search.nodes > most_nodes or (deadline is not None and time.monotonic() > deadline):
             return None
         if status == kern.EXHAUSTED:  # a program above the depth (FOUND) is walked past
             return int(sc[kern.S_SPLIT_COUNT])
 
 
-def split_depth(board: Board, L: int, stack_cap: int, shares: int, most_nodes: int) -> int:
+def split_depth(
+    board: Board, L: int, stack_cap: int, shares: int, most_nodes: int, deadline: float | None = None
+) -> int:
     """The decision depth at which `shares` shares of length L deal out subtrees: from SPLIT_DEPTH on, the
     shallowest with at least FINE subtrees a share (with fewer, a few large subtrees bound the speed-up: at
     depth 4, 4,096 shares of puzzle 14 left half of them empty), to DEEPEST_SPLIT at most. Every share walks
-    the tree above that depth again, so a depth whose walk takes more than `most_nodes` nodes is not taken.
-    O(nodes above the depth chosen), a few times."""
+    the tree above that depth again, so a depth whose walk takes more than `most_nodes` nodes (or ends past the
+    deadline) is not taken. O(nodes above the depth chosen), a few times."""
     depth = SPLIT_DEPTH
-    count = subtrees(board, L, stack_cap, depth, most_nodes)
+    count = subtrees(board, L, stack_cap, depth, most_nodes, deadline)
     while count is not None and count < FINE * shares and depth < DEEPEST_SPLIT:
-        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes)
+        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, deadline)
         if deeper is None:
             break
         depth, count = depth + 1, deeper
@@ -550,7 +554,7 @@ def solve(
                     count = SHARES_PER_WORKER * cores
                     # the walks above the split depth, repeated by every share, at most the length's own nodes: on
                     # many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
-                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * GROWTH) // count)
+                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * GROWTH) // count, deadline)
                     part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
                     tick = functools.partial(clock.check, length=L, candidates=nodes)
                     length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
