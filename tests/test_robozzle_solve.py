@@ -229,3 +229,83 @@ def test_a_spread_beam_keeps_the_best_of_each_place_first() -> None:
     assert solve_robozzle._spread(order, places, 6).tolist() == [4, 0, 2, 3, 1, 5]
     assert solve_robozzle._spread(order, places, 2).tolist()[:2] == [4, 0]
     assert sorted(solve_robozzle._spread(order, places, 6).tolist()) == list(range(6))
+
+
+def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]]) -> tuple[list, list]:
+    """The beam's children of `lines` the slow way: every child's decisions replayed from the start. Returns
+    (children: decisions, score, place), (winners: decisions, slots)."""
+    b, s = beam.board, beam.search
+    node = 10**9  # clear of the numbers the kernel used
+
+    def replay(line: list[int]) -> int:
+        nonlocal node
+        node += 1
+        path = np.array(line + [0], np.int64)
+        return kern._replay(path, len(line), node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
+                            s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, beam.rpath,
+                            s.dropped, s.sc)  # fmt: skip
+
+    children, winners = [], []
+    for line in lines:
+        if replay(line) != kern._DECIDE:
+            continue
+        count = kern._options(beam.frame, s.sc, s.colour, b.slots, b.paints, b.present, b.prev_same, s.op, s.cs, s.nd)
+        for code in [int(beam.frame[kern.FR_OPTS + k]) for k in range(count)]:
+            result = replay(line + [code])
+            sc = s.sc
+            if result == kern._WIN:
+                winners.append((line + [code], int(sc[kern.S_USED])))
+            elif result == kern._DECIDE:
+                left = [int(t) for t in beam.spos if s.star[t]]
+                near = min((int(beam.sdist[k, sc[kern.S_POS]]) for k, t in enumerate(beam.spos) if t in left),
+                           default=1 << 20)  # fmt: skip
+                w = beam.weights
+                score = (b.stars - sc[kern.S_LEFT]) * w[0] - near * w[1] - sc[kern.S_USED] * w[2]
+                place = (sc[kern.S_POS] * 4 + sc[kern.S_FACING]) * (b.stars + 1) + sc[kern.S_LEFT]
+                children.append((line + [code], int(score), int(place)))
+    return children, winners
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.randoms(use_true_random=False))
+def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: Level, rng) -> None:
+    """beam_step goes back from one parent to the decisions it shares with the next and undoes each option's run
+    on the trail: every child's decisions, score and place, and the fewest-slot winner, must be those of
+    replaying every child from the start (four depths, every child kept, parents in lexicographic or shuffled
+    order)."""
+    board = solve_robozzle.Board.of(level)
+    beam = solve_robozzle.Beam(board, 64)
+    s = beam.search
+    s.sc[kern.S_LENGTH] = sum(level.slots)
+    lines: list[list[int]] = [[]]
+    for _ in range(4):
+        if not lines:
+            break
+        lines.sort()
+        if rng.random() < 0.5:
+            rng.shuffle(lines)
+        width = len(lines)
+        parents = np.zeros((width, kern.MAX_FRAMES), np.int64)
+        depths = np.array([len(line) for line in lines], np.int64)
+        for i, line in enumerate(lines):
+            parents[i, : len(line)] = line
+        children = np.zeros((width * 16, kern.MAX_FRAMES), np.int64)
+        child_depth = np.zeros(width * 16, np.int64)
+        scores = np.zeros(width * 16, np.int64)
+        places = np.zeros(width * 16, np.int64)
+        won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
+        won[-1] = 1 << 20
+        m, beam.node = kern.beam_step(
+            parents, depths, width, children, child_depth, scores, won, board.step, board.colour, board.star,
+            board.start, board.facing, board.stars, board.slots, board.paints, board.present, board.prev_same,
+            s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, beam.rpath,
+            s.dropped, s.frames, beam.frame, s.sc, beam.node, beam.spos, beam.sdist, beam.weights, places,
+        )  # fmt: skip
+        expected, winners = children_by_replay(beam, lines)
+        got = [([int(x) for x in children[k, : child_depth[k]]], int(scores[k]), int(places[k])) for k in range(m)]
+        assert got == expected
+        fewest = min((slots for _, slots in winners), default=1 << 20)
+        assert won[-1] == fewest
+        if winners:
+            assert [int(x) for x in won[: won[-2]]] == next(line for line, slots in winners if slots == fewest)
+        lines = [line for line, _, _ in expected]

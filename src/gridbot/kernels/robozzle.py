@@ -472,28 +472,72 @@ def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, s
 
 
 @njit(cache=True, nogil=True)
+def _save(frame, sc) -> None:
+    for k in range(N_SAVED):
+        frame[k] = sc[SAVED[k]]
+    frame[FR_TRAIL] = sc[S_TTOP]
+
+
+@njit(cache=True, nogil=True)
+def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped,
+               sc) -> int:  # fmt: skip
+    """Run on from the registers as node `node` at depth `level` of the path (so that loop records and logged
+    tiles are this run's own, as in the exact search)."""
+    sc[S_DEPTH], sc[S_NODES] = level, node - 1
+    return _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)
+
+
+@njit(cache=True, nogil=True)
 def beam_step(parents, depths, count, children, child_depth, scores, won, step, colour0, star0, start, facing, stars,
               slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
-              rpath, dropped, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
+              rpath, dropped, frames, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
     """Expand the first `count` beam nodes (rows of `parents`, each a path of `depths[i]` decisions, paused at a
     slot to decide): every child that is still running goes to `children` with its score (stars collected
     first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
     fewer slots, weighed by `weights`) and its place (`places`: tile, facing and stars left, one number); a child
     that wins is written to `won` (its path, and the slots it uses in
-    won[-1]) when it uses fewer slots than the one there. Returns (children, nodes used up)."""
+    won[-1]) when it uses fewer slots than the one there. Parents are run as the exact search runs a path:
+    the registers at each decision are saved in `frames`, and a parent that shares its first c decisions with
+    the one before goes back to that one's c-th decision (undoing the trail) instead of starting again; each
+    option is then applied, run, scored and undone. With parents in lexicographic order, siblings cost one
+    decision's run each: O(parents x options x actions to the next decision), plus the prefixes not shared.
+    Returns (children, nodes used up)."""
     m = 0
+    alive = False  # the registers are at the last parent's last decision
     for i in range(count):
-        node += 1
-        if _replay(parents[i], depths[i], node, step, colour0, star0, start, facing, stars, colour, star, op, cs,
-                   nd, closed, stack, trail, stamp, records, rpath, dropped, sc) != _DECIDE:  # fmt: skip
+        d = depths[i]
+        shared = 0
+        if alive and depths[i - 1] == d:
+            while shared < d and parents[i, shared] == parents[i - 1, shared]:
+                shared += 1
+        if alive and shared > 0:
+            _restore(frames[shared], sc, trail, colour, star, op, cs, nd, closed, stack)
+        else:
+            node += 1
+            if _replay(parents[i], 0, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd,
+                       closed, stack, trail, stamp, records, rpath, dropped, sc) != _DECIDE:  # fmt: skip
+                continue
+            _save(frames[0], sc)
+        alive = True
+        for j in range(shared, d):
+            _apply(parents[i, j], sc, op, cs, nd, closed, trail)
+            node += 1
+            if _run_level(j + 1, node, step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath,
+                          dropped, sc) != _DECIDE:  # fmt: skip
+                alive = False
+                break
+            _save(frames[j + 1], sc)
+        if not alive:
             continue
         n_opts = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
-        d = depths[i]
         for k in range(n_opts):
+            if k:
+                _restore(frames[d], sc, trail, colour, star, op, cs, nd, closed, stack)
             parents[i, d] = frame[FR_OPTS + k]
+            _apply(frame[FR_OPTS + k], sc, op, cs, nd, closed, trail)
             node += 1
-            result = _replay(parents[i], d + 1, node, step, colour0, star0, start, facing, stars, colour, star, op,
-                             cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)  # fmt: skip
+            result = _run_level(d + 1, node, step, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
+                                rpath, dropped, sc)  # fmt: skip
             if result == _WIN:
                 if sc[S_USED] < won[-1]:
                     won[: d + 1] = parents[i, : d + 1]
@@ -506,9 +550,9 @@ def beam_step(parents, depths, count, children, child_depth, scores, won, step, 
             child_depth[m] = d + 1
             near = 1 << 20
             here = sc[S_POS]
-            for k in range(len(spos)):
-                if (spos[k] < 0 or star[spos[k]]) and sdist[k, here] < near:
-                    near = sdist[k, here]
+            for j in range(len(spos)):
+                if (spos[j] < 0 or star[spos[j]]) and sdist[j, here] < near:
+                    near = sdist[j, here]
             scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
             places[m] = (here * 4 + sc[S_FACING]) * (stars + 1) + sc[S_LEFT]
             m += 1
