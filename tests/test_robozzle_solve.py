@@ -289,20 +289,20 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
         depths = np.array([len(line) for line in lines], np.int64)
         for i, line in enumerate(lines):
             parents[i, : len(line)] = line
-        children = np.zeros((width * 16, kern.MAX_FRAMES), np.int64)
-        child_depth = np.zeros(width * 16, np.int64)
-        scores = np.zeros(width * 16, np.int64)
-        places = np.zeros(width * 16, np.int64)
+        child_parent = np.zeros(width * kern.MAX_OPTIONS, np.int64)
+        child_option = np.zeros(width * kern.MAX_OPTIONS, np.int64)
+        scores = np.zeros(width * kern.MAX_OPTIONS, np.int64)
+        places = np.zeros(width * kern.MAX_OPTIONS, np.int64)
         won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
         won[-1] = 1 << 20
         m, beam.node = kern.beam_step(
-            parents, depths, width, children, child_depth, scores, won, board.step, board.colour, board.star,
+            parents, depths, width, child_parent, child_option, scores, won, board.step, board.colour, board.star,
             board.start, board.facing, board.stars, board.slots, board.paints, board.present, board.prev_same,
             s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, beam.rpath,
             s.dropped, s.frames, beam.frame, s.sc, beam.node, beam.spos, beam.sdist, beam.weights, places,
         )  # fmt: skip
         expected, winners = children_by_replay(beam, lines)
-        got = [([int(x) for x in children[k, : child_depth[k]]], int(scores[k]), int(places[k])) for k in range(m)]
+        got = [(lines[child_parent[k]] + [int(child_option[k])], int(scores[k]), int(places[k])) for k in range(m)]
         assert got == expected
         fewest = min((slots for _, slots in winners), default=1 << 20)
         assert won[-1] == fewest

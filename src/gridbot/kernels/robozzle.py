@@ -488,11 +488,12 @@ def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail
 
 
 @njit(cache=True, nogil=True)
-def beam_step(parents, depths, count, children, child_depth, scores, won, step, colour0, star0, start, facing, stars,
-              slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
-              rpath, dropped, frames, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
+def beam_step(parents, depths, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
+              stars, slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp,
+              records, rpath, dropped, frames, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
     """Expand the first `count` beam nodes (rows of `parents`, each a path of `depths[i]` decisions, paused at a
-    slot to decide): every child that is still running goes to `children` with its score (stars collected
+    slot to decide): every child that is still running is listed (its parent's row in `child_parent`, its
+    last decision in `child_option`) with its score (stars collected
     first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
     fewer slots, weighed by `weights`) and its place (`places`: tile, facing and stars left, one number); a child
     that wins is written to `won` (its path, and the slots it uses in
@@ -544,10 +545,10 @@ def beam_step(parents, depths, count, children, child_depth, scores, won, step, 
                     won[-2] = d + 1
                     won[-1] = sc[S_USED]
                 continue
-            if result == _LOSE or m == children.shape[0]:
+            if result == _LOSE or m == child_parent.shape[0]:
                 continue
-            children[m, : d + 1] = parents[i, : d + 1]
-            child_depth[m] = d + 1
+            child_parent[m] = i
+            child_option[m] = parents[i, d]
             near = 1 << 20
             here = sc[S_POS]
             for j in range(len(spos)):
