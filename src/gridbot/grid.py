@@ -101,9 +101,9 @@ def grid_rows(text: str, fill: str, source: str = "<level>", max_side: int = MAX
     for r, line in enumerate(lines):
         if len(line) > max_side:
             raise LevelError(f"row too long ({len(line)} > {max_side})", r + 1, max_side + 1, source)
-        for c, ch in enumerate(line):
-            if not ch.isprintable():
-                raise LevelError(f"unexpected character {ch!r}", r + 1, c + 1, source)
+        if not line.isprintable():  # the whole line in C; the column only when there is one to name
+            c = next(c for c, ch in enumerate(line) if not ch.isprintable())
+            raise LevelError(f"unexpected character {line[c]!r}", r + 1, c + 1, source)
     width = max(len(line) for line in lines)
     return tuple(line.ljust(width, fill) for line in lines)
 
