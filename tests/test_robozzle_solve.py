@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -159,6 +161,23 @@ def test_the_beam_finds_a_winning_program_where_no_proof_is_in_sight() -> None:
     level = gridbot.load("robozzle:200")  # 33 slots: out of the exact search's reach; the beam finds one in a second
     found = solve_robozzle.Beam(solve_robozzle.Board.of(level), 1024).run(sum(level.slots), Clock(None), 60)
     assert found is not None and robozzle.run(level, found).verdict.won
+
+
+def test_the_other_cores_guess_too(monkeypatch) -> None:
+    """With two cores, a worker process runs the heuristic beside this one's (other ties broken): here this
+    process's gives up at once, so a program can only come from the worker's."""
+    parent = os.getpid()
+    real = solve_robozzle.Beam.guess
+
+    def guess(self, most: int, clock: Clock, seconds: float):
+        return None if os.getpid() == parent else real(self, most, clock, seconds)
+
+    monkeypatch.setattr(solve_robozzle.Beam, "guess", guess)
+    level = gridbot.load("robozzle:200")  # 33 slots: the exact search finds nothing in seconds
+    assert solve(level, time_limit=4, workers=1).status == "timeout"
+    helped = solve(level, time_limit=4, workers=2)
+    assert helped.status == "solved" and robozzle.run(level, helped.program).verdict.won
+    assert helped.stats["beam_nodes"] > 0
 
 
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:

@@ -64,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
+from concurrent import futures
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,8 @@ BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that lengt
 BEAM_LAST = 0.5  # its share of the time left before a length that is not expected to end in time
 HOPELESS = 4  # a length expected to take this many times the time left will not end in time...
 BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
+HELPERS_AFTER = 0.5  # seconds of heuristic before the other cores guess as well (starting them takes time)
+HELPER_GRACE = 1.0  # seconds a worker's heuristic may take to come back once asked to stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +322,7 @@ class Beam:
         width = self.width
         while True:
             found = self._pass(most_slots, clock, stop, width)
-            if found is not None or clock.seconds >= stop:
+            if found is not None or _time_up(clock, stop):
                 return found
             width = width * 2 if width < MAX_BEAM else self.width
 
@@ -338,7 +341,7 @@ class Beam:
         won = np.zeros(depth_cap + 2, np.int64)
         won[-1] = most_slots + 1
         count = 1
-        while count and clock.seconds < stop:
+        while count and not _time_up(clock, stop):
             m, self.node = kern.beam_step(
                 parents, depths, count, child_parent, child_option, scores, won, b.step, b.colour, b.star, b.start,
                 b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
@@ -389,7 +392,7 @@ class Beam:
             self.repaired = (path, 1, REPAIR_NODES)
         _, first, budget = self.repaired
         for cut in range(first, len(path) + 1):
-            if clock.seconds >= stop:
+            if _time_up(clock, stop):
                 break
             self.repaired = (path, cut, budget)
             s = _Search(b, most_slots, self.search.stack.shape[0])
@@ -412,6 +415,20 @@ class Beam:
                 return found
             budget *= 2
         return None
+
+
+def _time_up(clock: Clock, stop: float) -> bool:
+    """Has the heuristic's time (to `stop` on `clock`) run out, or, in a worker, has the parent asked it to stop?"""
+    return clock.seconds >= stop or _workers.stop_requested()
+
+
+def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
+    """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
+    `most_slots` slots or None, and the nodes it ran."""
+    warm_up()
+    beam = Beam(board, stack_cap, seed=seed)
+    found = beam.guess(most_slots, Clock(None), seconds)
+    return found, beam.nodes
 
 
 def _spread(order: np.ndarray, places: np.ndarray, width: int) -> np.ndarray:
@@ -489,7 +506,10 @@ def solve(
     (half the time left when the length may well not end before the time
     limit, BEAM_HOPELESS of it when it cannot): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
-    exact search stops there. Lengths expected to take more than
+    exact search stops there. With more than one core, and at least
+    HELPERS_AFTER seconds of heuristic, the executor's other workers run
+    the heuristic at the same time, each with its own seed (its ties broken
+    its own way); the shortest program any of them finds counts. Lengths expected to take more than
     PARALLEL_AFTER seconds are split into shares over `executor`'s workers
     (gridbot.solve.executors: a Dask cluster, say), or else over `workers`
     local processes (default: every core), started when first needed; a
@@ -518,6 +538,7 @@ def solve(
     last_nodes = 0  # and its nodes
     beamed = 0  # the heuristic has run before every length up to this one
     split = False  # a length has been split into shares
+    seeds = 1  # the next seed for a helper's beam (this process's is 0)
     run = executor
     local_cores = _workers.cores() if workers is None else max(1, workers)
     cores = local_cores if executor is None else executor.workers
@@ -551,7 +572,24 @@ def solve(
                         share = BEAM_LAST * left
                     else:
                         share = BEAM_SHARE * (expected if left is None else min(expected, left))
-                    guesser.guess((known.tokens - 1) if known is not None else top, clock, share)
+                    most = (known.tokens - 1) if known is not None else top
+                    helpers = []
+                    if cores > 1 and share >= HELPERS_AFTER:  # the other cores guess too, ties broken their way
+                        if run is None:
+                            run = resources.enter_context(executors.local(cores))
+                        helpers = [run.pool.submit(_guess, board, stack_cap, seeds + k, most, share)
+                                   for k in range(run.head_start)]  # fmt: skip
+                        seeds += run.head_start
+                    ends = clock.seconds + share
+                    if guesser.guess(most, clock, share) is not None and helpers:  # they stop at their next look
+                        run.stop.set()
+                    if helpers:
+                        done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + HELPER_GRACE)
+                        run.stop.clear()
+                        for found, seen in (helper.result() for helper in done):
+                            guesser.nodes += seen
+                            if found is not None and (guesser.best is None or found.tokens < guesser.best.tokens):
+                                guesser.best = found
                     continue  # look again: it may have met this very length
                 started = clock.seconds
                 left = clock.left()
