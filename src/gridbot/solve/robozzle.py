@@ -64,6 +64,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
+from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Any
@@ -288,8 +289,11 @@ class Beam:
     rather than a run from the start per child (on 12 puzzles the exact search cannot end: 13x in all).
     """
 
-    def __init__(self, board: Board, stack_cap: int, width: int = 256, seed: int = 0) -> None:
+    def __init__(
+        self, board: Board, stack_cap: int, width: int = 256, seed: int = 0, stop: Callable[[], bool] | None = None
+    ) -> None:
         self.board = board
+        self.stop_asked = stop  # asked between depths and repairs (a worker's stop flag), besides the clock
         self.width = width
         self.rng = np.random.default_rng(seed)
         self.search = _Search(board, sum(int(s) for s in board.slots), stack_cap)  # its arrays, for the runs
@@ -322,7 +326,7 @@ class Beam:
         width = self.width
         while True:
             found = self._pass(most_slots, clock, stop, width)
-            if found is not None or _time_up(clock, stop):
+            if found is not None or self._time_up(clock, stop):
                 return found
             width = width * 2 if width < MAX_BEAM else self.width
 
@@ -341,7 +345,7 @@ class Beam:
         won = np.zeros(depth_cap + 2, np.int64)
         won[-1] = most_slots + 1
         count = 1
-        while count and not _time_up(clock, stop):
+        while count and not self._time_up(clock, stop):
             m, self.node = kern.beam_step(
                 parents, depths, count, child_parent, child_option, scores, won, b.step, b.colour, b.star, b.start,
                 b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
@@ -378,6 +382,10 @@ class Beam:
             self.best = found
         return found
 
+    def _time_up(self, clock: Clock, stop: float) -> bool:
+        """Has the heuristic's time (to `stop` on `clock`) run out, or has it been asked to stop?"""
+        return clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked())
+
     def repair(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """Search exhaustively, at most `most_slots` slots, below ever earlier ancestors of the best-scored
         partial program the beam met (its last decision undone, then its last two, ...), each with a node
@@ -392,7 +400,7 @@ class Beam:
             self.repaired = (path, 1, REPAIR_NODES)
         _, first, budget = self.repaired
         for cut in range(first, len(path) + 1):
-            if _time_up(clock, stop):
+            if self._time_up(clock, stop):
                 break
             self.repaired = (path, cut, budget)
             s = _Search(b, most_slots, self.search.stack.shape[0])
@@ -417,16 +425,11 @@ class Beam:
         return None
 
 
-def _time_up(clock: Clock, stop: float) -> bool:
-    """Has the heuristic's time (to `stop` on `clock`) run out, or, in a worker, has the parent asked it to stop?"""
-    return clock.seconds >= stop or _workers.stop_requested()
-
-
 def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
     """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
-    beam = Beam(board, stack_cap, seed=seed)
+    beam = Beam(board, stack_cap, seed=seed, stop=_workers.stop_requested)
     found = beam.guess(most_slots, Clock(None), seconds)
     return found, beam.nodes
 
