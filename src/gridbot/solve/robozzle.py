@@ -425,6 +425,25 @@ class Beam:
         return None
 
 
+def _guess_beside(
+    run: executors.Executor, guesser: Beam, seeds: range, most_slots: int, clock: Clock, seconds: float
+) -> None:
+    """`guesser.guess` here while the workers of `run` guess too, one per seed: the shortest program any of
+    them finds becomes `guesser.best`. A program found here stops them (at their next look at the stop flag);
+    a worker not back HELPER_GRACE seconds after its time is not waited for. O(len(seeds)) submissions."""
+    board, stack_cap = guesser.board, guesser.search.stack.shape[0]
+    helpers = [run.pool.submit(_guess, board, stack_cap, seed, most_slots, seconds) for seed in seeds]
+    ends = clock.seconds + seconds
+    if guesser.guess(most_slots, clock, seconds) is not None:
+        run.stop.set()
+    done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + HELPER_GRACE)
+    run.stop.clear()
+    for found, nodes in (helper.result() for helper in done):
+        guesser.nodes += nodes
+        if found is not None and (guesser.best is None or found.tokens < guesser.best.tokens):
+            guesser.best = found
+
+
 def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
     """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
@@ -512,13 +531,13 @@ def solve(
     exact search stops there. With more than one core, and at least
     HELPERS_AFTER seconds of heuristic, the executor's other workers run
     the heuristic at the same time, each with its own seed (its ties broken
-    its own way); the shortest program any of them finds counts. Lengths expected to take more than
-    PARALLEL_AFTER seconds are split into shares over `executor`'s workers
-    (gridbot.solve.executors: a Dask cluster, say), or else over `workers`
-    local processes (default: every core), started when first needed; a
-    length is excluded only when every share has come back finished, and
-    with the executor's checkpoint each finished share is recorded (and not
-    searched again by a run that resumes). Exponential in the length; each
+    its own way); the shortest program any of them finds counts. Lengths
+    expected to take more than PARALLEL_AFTER seconds are split into shares
+    over `executor`'s workers (gridbot.solve.executors: a Dask cluster,
+    say), or else over `workers` local processes (default: every core),
+    started when first needed; a length is excluded only when every share
+    has come back finished, and with the executor's checkpoint each finished
+    share is recorded (and not searched again by a run that resumes). Exponential in the length; each
     answer is re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)
@@ -576,23 +595,13 @@ def solve(
                     else:
                         share = BEAM_SHARE * (expected if left is None else min(expected, left))
                     most = (known.tokens - 1) if known is not None else top
-                    helpers = []
                     if cores > 1 and share >= HELPERS_AFTER:  # the other cores guess too, ties broken their way
                         if run is None:
                             run = resources.enter_context(executors.local(cores))
-                        helpers = [run.pool.submit(_guess, board, stack_cap, seeds + k, most, share)
-                                   for k in range(run.head_start)]  # fmt: skip
+                        _guess_beside(run, guesser, range(seeds, seeds + run.head_start), most, clock, share)
                         seeds += run.head_start
-                    ends = clock.seconds + share
-                    if guesser.guess(most, clock, share) is not None and helpers:  # they stop at their next look
-                        run.stop.set()
-                    if helpers:
-                        done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + HELPER_GRACE)
-                        run.stop.clear()
-                        for found, seen in (helper.result() for helper in done):
-                            guesser.nodes += seen
-                            if found is not None and (guesser.best is None or found.tokens < guesser.best.tokens):
-                                guesser.best = found
+                    else:
+                        guesser.guess(most, clock, share)
                     continue  # look again: it may have met this very length
                 started = clock.seconds
                 left = clock.left()
