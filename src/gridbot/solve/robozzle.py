@@ -378,9 +378,13 @@ class Beam:
                      s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped,
                      s.sc)  # fmt: skip
         found = program_of(s.op, s.cs, s.nd)
+        self.keep(found)
+        return found
+
+    def keep(self, found: Program) -> None:
+        """`found` becomes `best` when it has fewer slots than the best so far."""
         if self.best is None or found.tokens < self.best.tokens:
             self.best = found
-        return found
 
     def _time_up(self, clock: Clock, stop: float) -> bool:
         """Has the heuristic's time (to `stop` on `clock`) run out, or has it been asked to stop?"""
@@ -418,8 +422,7 @@ class Beam:
                 found = done.programs[0]
                 if found.tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
                     raise AssertionError(f"the repair went past {most_slots} slots: {found}")
-                if self.best is None or found.tokens < self.best.tokens:
-                    self.best = found
+                self.keep(found)
                 return found
             budget *= 2
         return None
@@ -440,8 +443,8 @@ def _guess_beside(
     run.stop.clear()
     for found, nodes in (helper.result() for helper in done):
         guesser.nodes += nodes
-        if found is not None and (guesser.best is None or found.tokens < guesser.best.tokens):
-            guesser.best = found
+        if found is not None:
+            guesser.keep(found)
 
 
 def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
@@ -537,8 +540,8 @@ def solve(
     say), or else over `workers` local processes (default: every core),
     started when first needed; a length is excluded only when every share
     has come back finished, and with the executor's checkpoint each finished
-    share is recorded (and not searched again by a run that resumes). Exponential in the length; each
-    answer is re-run by the game's simulator.
+    share is recorded (and not searched again by a run that resumes).
+    Exponential in the length; each answer is re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)
     if jit:
