@@ -8,8 +8,8 @@ per solve reads them, kills the group when the time limit (plus a grace) has pas
 with the game's simulator before anyone sees it.
 
 >>> solves = Solves(max_running=1)
->>> job = solves.start("carrots", "S##", time_limit=5.0)
->>> job.wait(30)
+>>> job = solves.start("carrots", "S##", time_limit=60.0)
+>>> job.wait(120)
 True
 >>> job.snapshot()["status"], job.snapshot()["solution"]
 ('optimal', 'F F')
