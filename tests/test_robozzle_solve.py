@@ -305,7 +305,7 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
             rng.shuffle(lines)
         width = len(lines)
         parents = np.zeros((width, kern.MAX_FRAMES), np.int64)
-        depths = np.array([len(line) for line in lines], np.int64)
+        depth = len(lines[0])  # every line one decision deeper than the last round's
         for i, line in enumerate(lines):
             parents[i, : len(line)] = line
         child_parent = np.zeros(width * kern.MAX_OPTIONS, np.int64)
@@ -315,7 +315,7 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
         won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
         won[-1] = 1 << 20
         m, beam.node = kern.beam_step(
-            parents, depths, width, child_parent, child_option, scores, won, board.step, board.colour, board.star,
+            parents, depth, width, child_parent, child_option, scores, won, board.step, board.colour, board.star,
             board.start, board.facing, board.stars, board.slots, board.paints, board.present, board.prev_same,
             s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, beam.rpath,
             s.dropped, s.frames, beam.frame, s.sc, beam.node, beam.spos, beam.sdist, beam.weights, places,

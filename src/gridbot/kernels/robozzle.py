@@ -357,6 +357,14 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _save(frame, sc) -> None:
+    """Keep the registers (and the trail's top) in `frame`, for _restore."""
+    for k in range(N_SAVED):
+        frame[k] = sc[SAVED[k]]
+    frame[FR_TRAIL] = sc[S_TTOP]
+
+
+@njit(cache=True, nogil=True)
 def _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack) -> None:
     _undo(trail, sc, frame[FR_TRAIL], colour, star, op, cs, nd, closed, stack)
     for k in range(N_SAVED):
@@ -417,9 +425,7 @@ def search(
         if result == _DECIDE:
             depth = sc[S_DEPTH]
             frame = frames[depth]
-            for k in range(N_SAVED):
-                frame[k] = sc[SAVED[k]]
-            frame[FR_TRAIL] = sc[S_TTOP]
+            _save(frame, sc)
             frame[FR_COUNT] = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
             frame[FR_CURSOR] = -1
             sc[S_DEPTH] = depth + 1
@@ -472,13 +478,6 @@ def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, s
 
 
 @njit(cache=True, nogil=True)
-def _save(frame, sc) -> None:
-    for k in range(N_SAVED):
-        frame[k] = sc[SAVED[k]]
-    frame[FR_TRAIL] = sc[S_TTOP]
-
-
-@njit(cache=True, nogil=True)
 def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped,
                sc) -> int:  # fmt: skip
     """Run on from the registers as node `node` at depth `level` of the path (so that loop records and logged
@@ -488,11 +487,11 @@ def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail
 
 
 @njit(cache=True, nogil=True)
-def beam_step(parents, depths, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
+def beam_step(parents, d, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
               stars, slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp,
               records, rpath, dropped, frames, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
-    """Expand the first `count` beam nodes (rows of `parents`, each a path of `depths[i]` decisions, paused at a
-    slot to decide): every child that is still running is listed (its parent's row in `child_parent`, its
+    """Expand the first `count` beam nodes (rows of `parents`, each a path of `d` decisions, paused at a slot to
+    decide): every child that is still running is listed (its parent's row in `child_parent`, its
     last decision in `child_option`) with its score (stars collected
     first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
     fewer slots, weighed by `weights`) and its place (`places`: tile, facing and stars left, one number); a child
@@ -506,15 +505,15 @@ def beam_step(parents, depths, count, child_parent, child_option, scores, won, s
     m = 0
     alive = False  # the registers are at the last parent's last decision
     for i in range(count):
-        d = depths[i]
         shared = 0
-        if alive and depths[i - 1] == d:
+        if alive:
             while shared < d and parents[i, shared] == parents[i - 1, shared]:
                 shared += 1
         if alive and shared > 0:
             _restore(frames[shared], sc, trail, colour, star, op, cs, nd, closed, stack)
         else:
             node += 1
+            alive = False  # until this parent's start is run
             if _replay(parents[i], 0, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd,
                        closed, stack, trail, stamp, records, rpath, dropped, sc) != _DECIDE:  # fmt: skip
                 continue

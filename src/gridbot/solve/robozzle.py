@@ -335,7 +335,6 @@ class Beam:
         s.sc[kern.S_LENGTH] = most_slots
         depth_cap = kern.MAX_FRAMES
         parents = np.zeros((width, depth_cap), np.int64)
-        depths = np.zeros(width, np.int64)
         child_parent = np.zeros(width * kern.MAX_OPTIONS, np.int64)  # a child is its parent's row and one decision
         child_option = np.zeros(width * kern.MAX_OPTIONS, np.int64)
         scores = np.zeros(width * kern.MAX_OPTIONS, np.int64)
@@ -344,10 +343,10 @@ class Beam:
         self.passes += 1
         won = np.zeros(depth_cap + 2, np.int64)
         won[-1] = most_slots + 1
-        count = 1
+        count, depth = 1, 0  # every parent is as deep as the others, so every child is one deeper
         while count and not self._time_up(clock, stop):
             m, self.node = kern.beam_step(
-                parents, depths, count, child_parent, child_option, scores, won, b.step, b.colour, b.star, b.start,
+                parents, depth, count, child_parent, child_option, scores, won, b.step, b.colour, b.star, b.start,
                 b.facing, b.stars, b.slots, b.paints, b.present, b.prev_same, s.colour, s.star, s.op, s.cs, s.nd,
                 s.closed, s.stack, s.trail, s.stamp, s.records, self.rpath, s.dropped, s.frames, self.frame, s.sc,
                 self.node, self.spos, self.sdist, self.weights, places,
@@ -358,19 +357,18 @@ class Beam:
             if m:
                 top = int(np.argmax(scores[:m]))
                 if self.lead is None or scores[top] > self.lead[0]:
-                    row, depth = child_parent[top], depths[child_parent[top]]
-                    self.lead = (int(scores[top]), np.append(parents[row, :depth], child_option[top]))
+                    line = parents[child_parent[top], :depth]
+                    self.lead = (int(scores[top]), np.append(line, child_option[top]))
             keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")
             keep = (_spread(keep, places[:m], width) if spread else keep)[:width]
             count = len(keep)
-            if count:  # every parent is as deep as the others, so every child is one deeper
-                depth = int(depths[0]) + 1
+            if count:
+                depth += 1
                 lines = parents[child_parent[keep], :depth]
                 lines[:, -1] = child_option[keep]
                 # in lexicographic order, so that each parent goes on from the decisions it shares with the one
                 # before
                 parents[:count, :depth] = lines[np.lexsort(lines.T[::-1])]
-                depths[:count] = depth
         if won[-1] > most_slots:
             return None
         self.node += 1
