@@ -328,3 +328,28 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
         if winners:
             assert [int(x) for x in won[: won[-2]]] == next(line for line, slots in winners if slots == fewest)
         lines = [line for line, _, _ in expected]
+
+
+def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
+    growth_of, low, high = solve_robozzle.growth_of, solve_robozzle.GROWTH, solve_robozzle.MAX_GROWTH
+    few = solve_robozzle.GROWTH_FROM - 1
+    assert growth_of(few, few * 1000) == low  # too few nodes to measure anything
+    many = solve_robozzle.GROWTH_FROM
+    assert growth_of(many, many * 30) == 30
+    assert growth_of(many, many * 2) == low  # short of GROWTH: the lengths to come may grow faster
+    assert growth_of(many, many * 10**6) == high
+
+
+@given(st.floats(0.0, 1000.0), st.one_of(st.none(), st.floats(0.0, 100.0)))
+def test_the_heuristic_gets_more_of_the_time_left_the_less_a_length_can_end(expected: float, left) -> None:
+    share = solve_robozzle.heuristic_share(expected, left)
+    if left is None:
+        assert share == solve_robozzle.BEAM_SHARE * expected
+        return
+    assert 0.0 <= share <= left
+    if expected > solve_robozzle.HOPELESS * left:
+        assert share == solve_robozzle.BEAM_HOPELESS * left
+    elif expected <= left / 2:
+        assert share <= solve_robozzle.BEAM_SHARE * expected
+    more = solve_robozzle.heuristic_share(expected * 2, left)
+    assert more >= share

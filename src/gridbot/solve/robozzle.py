@@ -95,11 +95,13 @@ NOISE = 64  # ties are broken by adding up to this much at random
 REPAIR_SHARE = 0.6  # the heuristic's time that goes to the repair of the beam's best line
 REPAIR_NODES = 20_000  # the first budget of the repair (Beam.repair), doubled at each earlier ancestor
 MANY_STARS = 64  # beyond this many stars the beam measures the way to the nearest star of the start
-GROWTH = 10  # about how much longer each length takes than the one before
+GROWTH = 10  # about how much longer each length takes than the one before, at least...
+MAX_GROWTH = 100  # ...and at most, when the last two lengths measure it (their ratio of nodes)
+GROWTH_FROM = 20_000  # nodes the length before the last must have taken for the ratio to count
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
 BEAM_LAST = 0.5  # its share of the time left before a length that is not expected to end in time
-HOPELESS = 4  # a length expected to take this many times the time left will not end in time...
+HOPELESS = 1  # a length expected to take more than this many times the time left will not end in time...
 BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
 HELPERS_AFTER = 0.5  # seconds of heuristic before the other cores guess as well (starting them takes time)
 HELPER_GRACE = 1.0  # seconds a worker's heuristic may take to come back once asked to stop
@@ -504,6 +506,29 @@ def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return (spos if len(spos) <= MANY_STARS else np.array([-1], np.int64)), sdist
 
 
+def growth_of(before: int, now: int) -> float:
+    """How many times longer than a length of `now` nodes the next is expected to take, when the one before took
+    `before`: their ratio, from GROWTH to MAX_GROWTH, once `before` is at least GROWTH_FROM nodes (smaller counts
+    say little); GROWTH until then. O(1)."""
+    if before < GROWTH_FROM:
+        return float(GROWTH)
+    return min(float(MAX_GROWTH), max(float(GROWTH), now / before))
+
+
+def heuristic_share(expected: float, left: float | None) -> float:
+    """Seconds of heuristic before a length expected to take `expected` seconds, with `left` seconds left (None:
+    no limit): BEAM_HOPELESS of the time left when the length will not end in time (expected beyond HOPELESS
+    times the time left), BEAM_LAST of it when it may well not (beyond half), else BEAM_SHARE of the length's
+    expected time. O(1)."""
+    if left is None:
+        return BEAM_SHARE * expected
+    if expected > HOPELESS * left:
+        return BEAM_HOPELESS * left
+    if 2 * expected > left:
+        return BEAM_LAST * left
+    return BEAM_SHARE * min(expected, left)
+
+
 def solve(
     level: Level,
     time_limit: float | None = None,
@@ -525,9 +550,11 @@ def solve(
     heuristic (Beam.guess: the beam, then the repair of its best line) found
     or 'timeout' when there is none; `lower_bound` is the first length not
     excluded. The heuristic runs before each length expected to take more
-    than BEAM_AFTER seconds, for a quarter of that length's expected time
-    (half the time left when the length may well not end before the time
-    limit, BEAM_HOPELESS of it when it cannot): a program of n slots it
+    than BEAM_AFTER seconds (each length as many times longer than the one
+    before as the last two grew, growth_of), for a quarter of that length's
+    expected time (half the time left when the length may well not end
+    before the time limit, BEAM_HOPELESS of it when it is expected not to:
+    heuristic_share): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. With more than one core, and at least
     HELPERS_AFTER seconds of heuristic, the executor's other workers run
@@ -559,6 +586,7 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     last_nodes = 0  # and its nodes
+    growth = float(GROWTH)  # how much longer the next length is expected to take
     beamed = 0  # the heuristic has run before every length up to this one
     split = False  # a length has been split into shares
     seeds = 1  # the next seed for a helper's beam (this process's is 0)
@@ -585,16 +613,10 @@ def solve(
                 if known is not None and known.tokens <= L:  # every shorter length is excluded
                     return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
-                expected = last * GROWTH
+                expected = last * growth
                 if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
                     beamed = L
-                    left = clock.left()
-                    if left is not None and expected > HOPELESS * left:  # it will not end in time: look ahead
-                        share = BEAM_HOPELESS * left
-                    elif left is not None and 2 * expected > left:  # it may well not end in time: look ahead more
-                        share = BEAM_LAST * left
-                    else:
-                        share = BEAM_SHARE * (expected if left is None else min(expected, left))
+                    share = heuristic_share(expected, clock.left())
                     most = (known.tokens - 1) if known is not None else top
                     if cores > 1 and share >= HELPERS_AFTER:  # the other cores guess too, ties broken their way
                         if run is None:
@@ -627,6 +649,7 @@ def solve(
 
                     done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
                 nodes += done.nodes
+                growth = growth_of(last_nodes, done.nodes)
                 last, last_nodes = clock.seconds - started, done.nodes
                 found = []
                 for program in done.programs:
