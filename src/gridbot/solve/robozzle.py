@@ -526,7 +526,7 @@ def heuristic_share(expected: float, left: float | None) -> float:
         return BEAM_HOPELESS * left
     if 2 * expected > left:
         return BEAM_LAST * left
-    return BEAM_SHARE * min(expected, left)
+    return BEAM_SHARE * expected
 
 
 def solve(
@@ -637,7 +637,7 @@ def solve(
                     count = SHARES_PER_WORKER * cores
                     # the walks above the split depth, repeated by every share, at most the length's own nodes: on
                     # many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
-                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * GROWTH) // count, deadline)
+                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, deadline)
                     part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
                     tick = functools.partial(clock.check, length=L, candidates=nodes)
                     length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
