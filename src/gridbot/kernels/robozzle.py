@@ -489,11 +489,13 @@ def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail
 @njit(cache=True, nogil=True)
 def beam_step(parents, d, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
               stars, slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp,
-              records, rpath, dropped, frames, frame, sc, node, spos, sdist, weights, places) -> tuple:  # fmt: skip
+              records, rpath, dropped, frames, frame, sc, node, spos, sdist, snear, weights,
+              places) -> tuple:  # fmt: skip
     """Expand the first `count` beam nodes (rows of `parents`, each a path of `d` decisions, paused at a slot to
     decide): every child that is still running is listed (its parent's row in `child_parent`, its
     last decision in `child_option`) with its score (stars collected
-    first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k]), then
+    first, then the distance to the nearest star left (`sdist[k, tile]` from star k at tile spos[k], the stars
+    looked at in the order `snear[tile]`: nearest first), then
     fewer slots, weighed by `weights`) and its place (`places`: tile, facing and stars left, one number); a child
     that wins is written to `won` (its path, and the slots it uses in
     won[-1]) when it uses fewer slots than the one there. Parents are run as the exact search runs a path:
@@ -550,9 +552,13 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
             child_option[m] = parents[i, d]
             near = 1 << 20
             here = sc[S_POS]
-            for j in range(len(spos)):
-                if (spos[j] < 0 or star[spos[j]]) and sdist[j, here] < near:
+            for q in range(snear.shape[1]):  # the stars from `here`, nearest first: the first left is it
+                j = snear[here, q]
+                if j < 0:
+                    break
+                if spos[j] < 0 or star[spos[j]]:
                     near = sdist[j, here]
+                    break
             scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
             places[m] = (here * 4 + sc[S_FACING]) * (stars + 1) + sc[S_LEFT]
             m += 1
