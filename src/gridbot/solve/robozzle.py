@@ -453,7 +453,8 @@ class Beam:
             self.repaired = (path, 1, REPAIR_NODES)
         _, cut, budget = self.repaired
         halt = threading.Event()
-        running: set[futures.Future[tuple[Program | None, int]]] = set()
+        running: dict[futures.Future[tuple[Program | None, int, bool]], tuple[int, int]] = {}  # its cut, budget
+        cut_short: list[tuple[int, int]] = []  # cuts stopped or won: the next call starts again at the first
         found: Program | None = None
         with futures.ThreadPoolExecutor(self.threads) as pool:
             while True:
@@ -461,18 +462,22 @@ class Beam:
                     if self._time_up(clock, stop):
                         break
                     search = self._below(path, cut, most_slots)
-                    cut += 1
                     if search is not None:
                         deadline = time.monotonic() + max(0.0, stop - clock.seconds)
-                        running.add(pool.submit(_repair_below, search, budget, most_slots, deadline, halt))
+                        job = pool.submit(_repair_below, search, budget, most_slots, deadline, halt)
+                        running[job] = (cut, budget)
                         budget *= 2
-                self.repaired = (path, cut, budget)
+                    cut += 1
                 if not running:
+                    self.repaired = (path, *min(cut_short, default=(cut, budget)))
                     return found
-                done, running = futures.wait(running, return_when=futures.FIRST_COMPLETED)
+                done, _ = futures.wait(running, return_when=futures.FIRST_COMPLETED)
                 for job in done:
-                    program, nodes = job.result()
+                    program, nodes, whole = job.result()
                     self.nodes += nodes
+                    if program is not None or (not whole and found is None):  # again, under the next bound
+                        cut_short.append(running[job])
+                    del running[job]
                     if program is not None:
                         self.keep(program)
                         if found is None or program.tokens < found.tokens:
@@ -499,9 +504,10 @@ class _Halted(Exception):
 
 def _repair_below(
     search: _Search, budget: int, most_slots: int, deadline: float, halt: threading.Event
-) -> tuple[Program | None, int]:
+) -> tuple[Program | None, int, bool]:
     """Run `search` (Beam._below) for at most `budget` nodes, to `deadline` or until `halt` is set: the first
-    program it finds or None, and the nodes it ran."""
+    program it finds or None, the nodes it ran, and whether it ran whole (to a program, its end or its
+    budget) rather than stopped by the deadline or `halt`."""
 
     def look(_: int) -> None:
         if halt.is_set():
@@ -511,10 +517,11 @@ def _repair_below(
     try:
         done = run_share(search, lambda: search.step(CHUNK), False, 1, deadline, look, until_nodes=start + budget)
     except _Halted:
-        return None, search.nodes - start
+        return None, search.nodes - start, False
     if done.programs and done.programs[0].tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
         raise AssertionError(f"the repair went past {most_slots} slots: {done.programs[0]}")
-    return (done.programs[0] if done.programs else None), done.nodes - start
+    whole = done.finished or done.nodes - start >= budget
+    return (done.programs[0] if done.programs else None), done.nodes - start, whole
 
 
 def _gather(out: _Children, part: _Children, at: int, n: int, first_row: int, won: np.ndarray) -> None:
