@@ -401,20 +401,17 @@ class Beam:
         lets go of the GIL); their children are put together in `out` in the rows' order, as one run over all
         the rows would list them. Returns how many children there are."""
         parts = max(1, min(len(self.lanes), count // MIN_PARENTS))
-        if parts == 1:  # on this thread: no hand-over
-            children[0].won[:] = won
-            m = self._step(self.lanes[0], parents, depth, count, children[0])
-            _gather(out, children[0], 0, m, 0, won)
-            return m
         bounds = [count * k // parts for k in range(parts + 1)]
-        jobs = []
-        for k in range(parts):
+
+        def part(k: int) -> int:
             children[k].won[:] = won
             rows = parents[bounds[k] : bounds[k + 1]]
-            jobs.append(pool.submit(self._step, self.lanes[k], rows, depth, bounds[k + 1] - bounds[k], children[k]))
+            return self._step(self.lanes[k], rows, depth, bounds[k + 1] - bounds[k], children[k])
+
+        # one part runs on this thread: no hand-over
+        counts = [part(0)] if parts == 1 else [job.result() for job in [pool.submit(part, k) for k in range(parts)]]
         m = 0
-        for k, job in enumerate(jobs):
-            n = job.result()
+        for k, n in enumerate(counts):
             _gather(out, children[k], m, n, bounds[k], won)
             m += n
         return m
