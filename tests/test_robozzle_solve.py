@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import os
 import threading
+import time
 from concurrent import futures
 from unittest import mock
 
@@ -213,6 +214,32 @@ def test_the_heuristic_runs_on_a_thread_per_local_core(monkeypatch) -> None:
         assert len(lanes) == 2 and len(threads) >= 2
 
 
+def test_a_team_of_two_runs_a_plain_and_a_look_ahead_beam_and_the_first_find_stops_the_other(monkeypatch) -> None:
+    """On two threads the team's beams differ (one looks ahead, their seeds differ); the one that finds a program
+    stops the other, here a beam that waits until it is asked to stop (or a minute)."""
+    level = gridbot.load("robozzle:200")  # the plain beam finds a program in a second
+    board = solve_robozzle.Board.of(level)
+    team = solve_robozzle.Team(board, 64, threads=2)
+    plain, ahead = team.members
+    assert (plain.lookahead, ahead.lookahead) == (0, solve_robozzle.LOOKAHEAD) and ahead.lookahead > 0
+    assert plain.threads == ahead.threads == 1
+    asked = threading.Event()
+
+    def wait(most: int, clock: Clock, seconds: float) -> None:
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not ahead._time_up(clock, float("inf")):
+            time.sleep(0.01)
+        if ahead._time_up(clock, float("inf")):
+            asked.set()
+
+    monkeypatch.setattr(ahead, "guess", wait)
+    found = team.guess(sum(level.slots), Clock(None), 60)
+    assert found is not None and robozzle.run(level, found).verdict.won
+    assert asked.is_set() and team.best == found and team.nodes == plain.nodes > 0
+    alone = solve_robozzle.Team(board, 64, threads=1)
+    assert len(alone.members) == 1 and alone.members[0].lookahead == 0
+
+
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:
     """The decisions (option codes) of the first program of at most `length` slots the exact search finds."""
     search = solve_robozzle._Search(board, length, 64)
@@ -366,20 +393,64 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3), st.sampled_from([2, 3]))
-def test_a_beam_on_several_threads_keeps_what_one_thread_would(level: Level, seed: int, threads: int) -> None:
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3), st.sampled_from([2, 3]), st.booleans())
+def test_a_beam_on_several_threads_keeps_what_one_thread_would(
+    level: Level, seed: int, threads: int, ahead: bool
+) -> None:
     """Split over threads (here from two partial programs up), a pass of the beam meets the same children in
-    the same order: the same program found, the same best line and as many children as on one thread."""
+    the same order: the same program found, the same best line and as many children as on one thread; with the
+    look-ahead too."""
     board = solve_robozzle.Board.of(level)
     most = sum(level.slots)
     seen = []
-    for beam in (solve_robozzle.Beam(board, 64, width=8, seed=seed),
-                 solve_robozzle.Beam(board, 64, width=8, seed=seed, threads=threads)):  # fmt: skip
+    look = 1 if ahead else 0
+    for beam in (solve_robozzle.Beam(board, 64, width=8, seed=seed, lookahead=look),
+                 solve_robozzle.Beam(board, 64, width=8, seed=seed, threads=threads, lookahead=look)):  # fmt: skip
         with futures.ThreadPoolExecutor(beam.threads) as pool, mock.patch.object(solve_robozzle, "MIN_PARENTS", 1):
             found = beam._pass(pool, most, Clock(None), float("inf"), beam.width)
         lead = None if beam.lead is None else (beam.lead[0], beam.lead[1].tolist())
         seen.append((None if found is None else str(found), lead, beam.nodes))
     assert seen[0] == seen[1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 2), st.sampled_from([1, 2]))
+def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: int, threads: int) -> None:
+    """Beam._ahead scores each child as the best of its own children (DEAD when every next decision loses) and
+    writes a winning grandchild to `won`: against every grandchild replayed from the start, on one thread or
+    two."""
+    board = solve_robozzle.Board.of(level)
+    most = sum(level.slots)
+
+    def by_replay(lines: list[list[int]]) -> tuple[list, list]:
+        reference = solve_robozzle.Beam(board, 64)  # fresh arrays: children_by_replay numbers its nodes alike
+        reference.search.sc[kern.S_LENGTH] = most
+        return children_by_replay(reference, lines)
+
+    lines: list[list[int]] = [[]]
+    for _ in range(depth):
+        lines = sorted(line for line, _, _ in by_replay(lines)[0])
+    assume(lines)
+    beam = solve_robozzle.Beam(board, 64, threads=threads)
+    for lane in beam.lanes:
+        lane.search.sc[kern.S_LENGTH] = most
+    parents = np.zeros((len(lines), kern.MAX_FRAMES), np.int64)
+    for i, line in enumerate(lines):
+        parents[i, :depth] = line
+    children = [solve_robozzle._Children(len(lines) * kern.MAX_OPTIONS) for _ in beam.lanes]
+    out = children[0] if threads == 1 else solve_robozzle._Children(len(lines) * kern.MAX_OPTIONS)
+    won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
+    won[-1] = 1 << 20
+    with futures.ThreadPoolExecutor(threads) as pool, mock.patch.object(solve_robozzle, "MIN_PARENTS", 1):
+        m = beam._expand(pool, parents, depth, len(lines), children, out, won)
+        won[-1] = 1 << 20  # only the grandchildren's wins from here
+        value = beam._ahead(pool, parents, depth, m, out, won)
+    fewest = 1 << 20
+    for k in range(m):
+        grand, winners = by_replay([lines[out.parent[k]] + [int(out.option[k])]])
+        assert value[k] == max((score for _, score, _ in grand), default=solve_robozzle.DEAD)
+        fewest = min([fewest] + [slots for _, slots in winners])
+    assert won[-1] == fewest
 
 
 def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:

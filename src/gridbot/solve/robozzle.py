@@ -86,6 +86,8 @@ CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 10
 MAX_ALL = 100
 MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
 MIN_PARENTS = 32  # the fewest partial programs of the beam worth a thread of their own
+LOOKAHEAD = 1  # a look-ahead beam judges each child by its best child in every pass (2: every other pair, ...)
+TEAM = 2  # the most beams of a team (Team): one plain, one with look-ahead
 PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
 SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
 SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them), or deeper:
@@ -93,6 +95,7 @@ FINE = 16  # ...the shallowest depth with this many subtrees a share (split_dept
 DEEPEST_SPLIT = 10
 # the beam's score: per star collected, per move to the nearest star left, per slot used
 WEIGHTS = (1 << 30, 1024, 64)
+DEAD = -(1 << 62)  # the score of a partial program every next decision of which loses
 NOISE = 64  # ties are broken by adding up to this much at random
 REPAIR_SHARE = 0.6  # the heuristic's time that goes to the repair of the beam's best line
 REPAIR_NODES = 20_000  # the first budget of the repair (Beam.repair), doubled at each earlier ancestor
@@ -301,11 +304,13 @@ class Beam:
         seed: int = 0,
         stop: Callable[[], bool] | None = None,
         threads: int = 1,
+        lookahead: int = 0,
     ) -> None:
         self.board = board
         self.stop_asked = stop  # asked between depths and repairs (a worker's stop flag), besides the clock
         self.width = width
         self.rng = np.random.default_rng(seed)
+        self.lookahead = lookahead
         self.threads = max(1, threads)
         # per thread, the arrays its runs go on in (the first thread's are also the replay's)
         self.lanes = [_Lane(board, stack_cap) for _ in range(self.threads)]
@@ -345,12 +350,17 @@ class Beam:
         b, s = self.board, self.search
         for lane in self.lanes:
             lane.search.sc[kern.S_LENGTH] = most_slots
+        spread = self.passes % 2 == 1  # every other pass keeps the best of each place first
+        # the look-ahead's passes are in pairs, one spread and one not; a depth of theirs runs about as many
+        # grandchildren as one of the widest beam's runs children
+        ahead = self.lookahead > 0 and (self.passes // 2) % self.lookahead == self.lookahead - 1
+        if ahead:
+            width = min(width, MAX_BEAM // kern.MAX_OPTIONS)
+        self.passes += 1
         depth_cap = kern.MAX_FRAMES
         parents = np.zeros((width, depth_cap), np.int64)
         children = [_Children(width * kern.MAX_OPTIONS) for _ in self.lanes]  # one list per thread
         out = children[0] if len(children) == 1 else _Children(width * kern.MAX_OPTIONS)
-        spread = self.passes % 2 == 1  # every other pass keeps the best of each place first
-        self.passes += 1
         won = np.zeros(depth_cap + 2, np.int64)
         won[-1] = most_slots + 1
         count, depth = 1, 0  # every parent is as deep as the others, so every child is one deeper
@@ -365,7 +375,13 @@ class Beam:
                 if self.lead is None or scores[top] > self.lead[0]:
                     line = parents[out.parent[top], :depth]
                     self.lead = (int(scores[top]), np.append(line, out.option[top]))
+            if ahead and m:
+                scores = self._ahead(pool, parents, depth, m, out, won)
+                if won[-1] <= most_slots:
+                    break
             keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")
+            if ahead:
+                keep = keep[scores[keep] > DEAD]
             keep = (_spread(keep, out.places[:m], width) if spread else keep)[:width]
             count = len(keep)
             if count:
@@ -385,6 +401,32 @@ class Beam:
         found = program_of(s.op, s.cs, s.nd)
         self.keep(found)
         return found
+
+    def _ahead(self, pool: futures.Executor, parents: np.ndarray, depth: int, m: int, out: _Children,
+               won: np.ndarray) -> np.ndarray:  # fmt: skip
+        """The score of each of the `m` children in `out` (of `parents`, `depth` decisions each) as the best of its
+        own children's, DEAD when it has none (every next decision loses); a win among them goes into `won`."""
+        rows = np.zeros((m, kern.MAX_FRAMES), np.int64)
+        rows[:, :depth] = parents[out.parent[:m], :depth]
+        rows[:, depth] = out.option[:m]
+        order = np.lexsort(rows[:, : depth + 1].T[::-1])
+        rows = rows[order]
+        grand = [_Children(m * kern.MAX_OPTIONS) for _ in self.lanes]
+        into = grand[0] if len(grand) == 1 else _Children(m * kern.MAX_OPTIONS)
+        g = self._expand(pool, rows, depth + 1, m, grand, into, won)
+        self.nodes += g
+        best = np.full(m, DEAD, np.int64)
+        if g:
+            top = int(np.argmax(into.scores[:g]))
+            if self.lead is None or into.scores[top] > self.lead[0]:
+                self.lead = (int(into.scores[top]), np.append(rows[into.parent[top], : depth + 1], into.option[top]))
+            # the children come in their parents' order: the best of each parent's run
+            parent = into.parent[:g]
+            starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
+            best[parent[starts]] = np.maximum.reduceat(into.scores[:g], starts)
+        value = np.empty(m, np.int64)
+        value[order] = best
+        return value
 
     def _expand(
         self,
@@ -450,6 +492,10 @@ class Beam:
             self.repaired = (path, 1, REPAIR_NODES)
         _, cut, budget = self.repaired
         halt = threading.Event()
+
+        def halted() -> bool:  # a program found by another thread, or a stop asked for
+            return halt.is_set() or (self.stop_asked is not None and self.stop_asked())
+
         running: dict[futures.Future[tuple[Program | None, int, bool]], tuple[int, int]] = {}  # its cut, budget
         cut_short: list[tuple[int, int]] = []  # cuts stopped or won: the next call starts again at the first
         found: Program | None = None
@@ -461,7 +507,7 @@ class Beam:
                     search = self._below(path, cut, most_slots)
                     if search is not None:
                         deadline = time.monotonic() + max(0.0, stop - clock.seconds)
-                        job = pool.submit(_repair_below, search, budget, most_slots, deadline, halt)
+                        job = pool.submit(_repair_below, search, budget, most_slots, deadline, halted)
                         running[job] = (cut, budget)
                         budget *= 2
                     cut += 1
@@ -495,19 +541,81 @@ class Beam:
         return s
 
 
+class Team:
+    """The heuristic on several threads: up to TEAM beams (Beam), each on its own thread (or its share of them
+    beyond TEAM), their ties broken by their own seeds, and every other one judging each partial program by the
+    best of its children (look-ahead). They find different programs: on 160 puzzles the corpus run left without
+    one, 8 s each, a plain beam found 12 and a look-ahead beam 13, 7 of them the same (BENCHMARKS.md). The
+    first program found stops the others; the shortest found counts.
+    """
+
+    def __init__(
+        self, board: Board, stack_cap: int, threads: int = 1, seed: int = 0, stop: Callable[[], bool] | None = None
+    ) -> None:
+        self.board, self.stack_cap = board, stack_cap
+        self.stop_asked = stop
+        self.found = threading.Event()
+        self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
+        n = min(max(1, threads), TEAM)
+        self.members = [
+            Beam(board, stack_cap, seed=seed + k, stop=self._asked, threads=threads // n + (k < threads % n),
+                 lookahead=look_of(seed + k))
+            for k in range(n)
+        ]  # fmt: skip
+
+    def _asked(self) -> bool:
+        return self.found.is_set() or (self.stop_asked is not None and self.stop_asked())
+
+    @property
+    def best(self) -> Program | None:
+        """The program of fewest slots any member found, or None."""
+        return min((m.best for m in self.members if m.best is not None), key=lambda p: p.tokens, default=None)
+
+    @property
+    def nodes(self) -> int:
+        return sum(m.nodes for m in self.members) + self.outside_nodes
+
+    def keep(self, found: Program) -> None:
+        """`found` counts as found by the team (see Beam.keep)."""
+        self.members[0].keep(found)
+
+    def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
+        """Every member's Beam.guess for `seconds`, on threads of their own, until one finds a program of at
+        most `most_slots` slots: the shortest found, or None."""
+        if len(self.members) == 1:
+            return self.members[0].guess(most_slots, clock, seconds)
+
+        def one(member: Beam) -> Program | None:
+            found = member.guess(most_slots, clock, seconds)
+            if found is not None:
+                self.found.set()
+            return found
+
+        self.found.clear()
+        with futures.ThreadPoolExecutor(len(self.members)) as pool:
+            found = [p for p in pool.map(one, self.members) if p is not None]
+        self.found.clear()
+        return min(found, key=lambda p: p.tokens, default=None)
+
+
+def look_of(seed: int) -> int:
+    """The look-ahead of the beam with this seed: LOOKAHEAD for odd seeds, none for even ones. O(1)."""
+    return LOOKAHEAD if seed % 2 else 0
+
+
 class _Halted(Exception):
     """Another thread's repair found a program."""
 
 
 def _repair_below(
-    search: _Search, budget: int, most_slots: int, deadline: float, halt: threading.Event
+    search: _Search, budget: int, most_slots: int, deadline: float, halted: Callable[[], bool]
 ) -> tuple[Program | None, int, bool]:
-    """Run `search` (Beam._below) for at most `budget` nodes, to `deadline` or until `halt` is set: the first
+    """Run `search` (Beam._below) for at most `budget` nodes, to `deadline` or until `halted()`: the first
     program it finds or None, the nodes it ran, and whether it ran whole (to a program, its end or its
-    budget) rather than stopped by the deadline or `halt`."""
+    budget) rather than stopped by the deadline or `halted`."""
 
     def look(_: int) -> None:
-        if halt.is_set():
+        if halted():
             raise _Halted
 
     start = search.nodes
@@ -556,12 +664,12 @@ class _Children:
 
 
 def _guess_beside(
-    run: executors.Executor, guesser: Beam, seeds: range, most_slots: int, clock: Clock, seconds: float
+    run: executors.Executor, guesser: Team, seeds: range, most_slots: int, clock: Clock, seconds: float
 ) -> None:
     """`guesser.guess` here while the workers of `run` guess too, one per seed: the shortest program any of
     them finds becomes `guesser.best`. A program found here stops them (at their next look at the stop flag);
     a worker not back HELPER_GRACE seconds after its time is not waited for. O(len(seeds)) submissions."""
-    board, stack_cap = guesser.board, guesser.search.stack.shape[0]
+    board, stack_cap = guesser.board, guesser.stack_cap
     helpers = [run.pool.submit(_guess, board, stack_cap, seed, most_slots, seconds) for seed in seeds]
     ends = clock.seconds + seconds
     if guesser.guess(most_slots, clock, seconds) is not None:
@@ -569,7 +677,7 @@ def _guess_beside(
     done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + HELPER_GRACE)
     run.stop.clear()
     for found, nodes in (helper.result() for helper in done):
-        guesser.nodes += nodes
+        guesser.outside_nodes += nodes
         if found is not None:
             guesser.keep(found)
 
@@ -578,7 +686,7 @@ def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: fl
     """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
-    beam = Beam(board, stack_cap, seed=seed, stop=_workers.stop_requested)
+    beam = Beam(board, stack_cap, seed=seed, stop=_workers.stop_requested, lookahead=look_of(seed))
     found = beam.guess(most_slots, Clock(None), seconds)
     return found, beam.nodes
 
@@ -683,12 +791,14 @@ def solve(
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. The heuristic runs on a thread per core of
     this machine (`workers`, default: every core, or the local executor's
-    workers): the beam's partial programs are split among them at each
-    depth, and each repairs below its own ancestor of the best line. Given
-    a cluster's executor of more than one worker instead (and at least
-    HELPERS_AFTER seconds of heuristic), its other workers run the
-    heuristic at the same time, each with its own seed (its ties broken its
-    own way); the shortest program any of them finds counts. Lengths
+    workers) as a Team: on two cores, a plain beam on one and a look-ahead
+    beam on the other; beyond TEAM cores, each beam splits its partial
+    programs among its share of the threads at each depth, and each thread
+    repairs below its own ancestor of the best line. Given a cluster's
+    executor of more than one worker instead (and at least HELPERS_AFTER
+    seconds of heuristic), its other workers run the heuristic at the same
+    time, each with its own seed (its ties broken its own way, look-ahead on
+    odd seeds); the shortest program any of them finds counts. Lengths
     expected to take more than PARALLEL_AFTER seconds are split into shares
     over `executor`'s workers (gridbot.solve.executors: a Dask cluster,
     say), or else over `workers` local processes (default: every core),
@@ -712,10 +822,10 @@ def solve(
         return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
     local_cores = _workers.cores() if workers is None else max(1, workers)
     cores = local_cores if executor is None else executor.workers
-    # the heuristic runs on a thread per core of this machine; a cluster's workers run helpers of their own
+    # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of their own
     here = executor is None or executor.kind == "local"
     threads = cores if here else 1
-    guesser = Beam(board, stack_cap, threads=threads) if beam and jit and not all_solutions else None
+    guesser = Team(board, stack_cap, threads=threads) if beam and jit and not all_solutions else None
     nodes = 0
     L = 1
     last = 0.0  # seconds the last length took
