@@ -406,7 +406,7 @@ class Beam:
                won: np.ndarray) -> np.ndarray:  # fmt: skip
         """The score of each of the `m` children in `out` (of `parents`, `depth` decisions each) as the best of its
         own children's, DEAD when it has none (every next decision loses); a win among them goes into `won`."""
-        rows = np.zeros((m, kern.MAX_FRAMES), np.int64)
+        rows = np.zeros((m, depth + 2), np.int64)  # the kernel writes each child's last decision in the last
         rows[:, :depth] = parents[out.parent[:m], :depth]
         rows[:, depth] = out.option[:m]
         order = np.lexsort(rows[:, : depth + 1].T[::-1])
