@@ -370,11 +370,7 @@ class Beam:
             if won[-1] <= most_slots:
                 break
             scores = out.scores
-            if m:
-                top = int(np.argmax(scores[:m]))
-                if self.lead is None or scores[top] > self.lead[0]:
-                    line = parents[out.parent[top], :depth]
-                    self.lead = (int(scores[top]), np.append(line, out.option[top]))
+            self._note_lead(parents, depth, out, m)
             if ahead and m:
                 scores = self._ahead(pool, parents, depth, m, out, won)
                 if won[-1] <= most_slots:
@@ -402,11 +398,19 @@ class Beam:
         self.keep(found)
         return found
 
+    def _note_lead(self, parents: np.ndarray, depth: int, out: _Children, m: int) -> None:
+        """The best-scored of the `m` children in `out` (of `parents`, `depth` decisions each) becomes the lead
+        when it scores above it."""
+        if m:
+            top = int(np.argmax(out.scores[:m]))
+            if self.lead is None or out.scores[top] > self.lead[0]:
+                self.lead = (int(out.scores[top]), np.append(parents[out.parent[top], :depth], out.option[top]))
+
     def _ahead(self, pool: futures.Executor, parents: np.ndarray, depth: int, m: int, out: _Children,
                won: np.ndarray) -> np.ndarray:  # fmt: skip
         """The score of each of the `m` children in `out` (of `parents`, `depth` decisions each) as the best of its
         own children's, DEAD when it has none (every next decision loses); a win among them goes into `won`."""
-        rows = np.zeros((m, depth + 2), np.int64)  # the kernel writes each child's last decision in the last
+        rows = np.zeros((m, depth + 2), np.int64)  # the last column: where the kernel writes each next decision
         rows[:, :depth] = parents[out.parent[:m], :depth]
         rows[:, depth] = out.option[:m]
         order = np.lexsort(rows[:, : depth + 1].T[::-1])
@@ -417,9 +421,7 @@ class Beam:
         self.nodes += g
         best = np.full(m, DEAD, np.int64)
         if g:
-            top = int(np.argmax(into.scores[:g]))
-            if self.lead is None or into.scores[top] > self.lead[0]:
-                self.lead = (int(into.scores[top]), np.append(rows[into.parent[top], : depth + 1], into.option[top]))
+            self._note_lead(rows, depth + 1, into, g)
             # the children come in their parents' order: the best of each parent's run
             parent = into.parent[:g]
             starts = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]])
@@ -549,22 +551,16 @@ class Team:
     first program found stops the others; the shortest found counts.
     """
 
-    def __init__(
-        self, board: Board, stack_cap: int, threads: int = 1, seed: int = 0, stop: Callable[[], bool] | None = None
-    ) -> None:
+    def __init__(self, board: Board, stack_cap: int, threads: int = 1) -> None:
         self.board, self.stack_cap = board, stack_cap
-        self.stop_asked = stop
         self.found = threading.Event()
         self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
         n = min(max(1, threads), TEAM)
         self.members = [
-            Beam(board, stack_cap, seed=seed + k, stop=self._asked, threads=threads // n + (k < threads % n),
-                 lookahead=look_of(seed + k))
+            Beam(board, stack_cap, seed=k, stop=self.found.is_set, threads=threads // n + (k < threads % n),
+                 lookahead=look_of(k))
             for k in range(n)
         ]  # fmt: skip
-
-    def _asked(self) -> bool:
-        return self.found.is_set() or (self.stop_asked is not None and self.stop_asked())
 
     @property
     def best(self) -> Program | None:
