@@ -88,15 +88,20 @@ def test_solver_minimum_equals_every_program_tried_up_to_4(level: Level) -> None
     assert (result.length if result.status == "optimal" else None) == reference
 
 
-@settings(max_examples=200, deadline=None)
-@given(puzzles(), st.data())
-def test_the_brute_force_interpreter_agrees_with_the_game(level: Level, data) -> None:
+def draw_program(level: Level, data) -> robozzle.Program:
+    """A random program that fits `level`: any command the puzzle allows, any condition, in any of its slots."""
     choices = brute_robozzle.slot_choices(level)
     bodies = []
     for slots in level.slots:
         n = data.draw(st.integers(0, slots))
         bodies.append(tuple(data.draw(st.sampled_from(choices)) for _ in range(n)))
-    program = robozzle.Program(tuple(bodies))
+    return robozzle.Program(tuple(bodies))
+
+
+@settings(max_examples=200, deadline=None)
+@given(puzzles(), st.data())
+def test_the_brute_force_interpreter_agrees_with_the_game(level: Level, data) -> None:
+    program = draw_program(level, data)
     assert brute_robozzle.wins(level, program) == robozzle.run(level, program).verdict.won
 
 
@@ -190,54 +195,146 @@ def test_the_workers_of_a_cluster_guess_too(monkeypatch) -> None:
 
 
 def test_the_heuristic_runs_on_a_thread_per_local_core(monkeypatch) -> None:
-    """With two local workers (by number, or a local executor's), the beam's depths are expanded on two threads,
-    and the program is still won."""
-    real = solve_robozzle.Beam._step
-    threads: set[int] = set()
-    lanes: set[int] = set()
+    """With two local workers (by number, or a local executor's), the team's beam and annealer guess at the same
+    time on threads of their own, and the program is still won."""
+    real_step, real_anneal = solve_robozzle.Beam._step, solve_robozzle.Annealer.guess
+    annealing: dict[str, int] = {}  # the annealer's thread while it runs
+    apart: list[bool] = []  # per beam step while the annealer runs: on another thread?
 
     def step(self, lane, *args):
-        threads.add(threading.get_ident())
-        lanes.add(id(lane))
-        return real(self, lane, *args)
+        if "thread" in annealing:
+            apart.append(threading.get_ident() != annealing["thread"])
+        return real_step(self, lane, *args)
+
+    def anneal(self, *args):
+        annealing["thread"] = threading.get_ident()
+        try:
+            return real_anneal(self, *args)
+        finally:
+            annealing.clear()
 
     monkeypatch.setattr(solve_robozzle.Beam, "_step", step)
+    monkeypatch.setattr(solve_robozzle.Annealer, "guess", anneal)
     level = gridbot.load("robozzle:200")
     for run in (dict(workers=2), dict(executor=executors.local(2))):
-        threads.clear()
-        lanes.clear()
+        apart.clear()
         with contextlib.ExitStack() as stack:
             if "executor" in run:
                 run["executor"] = stack.enter_context(run["executor"])
             found = solve(level, time_limit=4, **run)
         assert found.status == "solved" and robozzle.run(level, found.program).verdict.won
-        assert len(lanes) == 2 and len(threads) >= 2
+        assert apart and all(apart)
 
 
-def test_a_team_of_two_runs_a_plain_and_a_look_ahead_beam_and_the_first_find_stops_the_other(monkeypatch) -> None:
-    """On two threads the team's beams differ (one looks ahead, their seeds differ); the one that finds a program
-    stops the other, here a beam that waits until it is asked to stop (or a minute)."""
+def test_a_team_of_two_runs_a_beam_and_the_annealer_and_the_first_find_stops_the_other(monkeypatch) -> None:
+    """On two threads the team is a plain beam and the annealer; the one that finds a program stops the other,
+    here an annealer that waits until it is asked to stop (or a minute). Three threads add a look-ahead beam;
+    threads beyond go to the beams."""
     level = gridbot.load("robozzle:200")  # the plain beam finds a program in a second
     board = solve_robozzle.Board.of(level)
     team = solve_robozzle.Team(board, 64, threads=2)
-    plain, ahead = team.members
-    assert (plain.lookahead, ahead.lookahead) == (0, solve_robozzle.LOOKAHEAD) and ahead.lookahead > 0
-    assert plain.threads == ahead.threads == 1
+    plain, annealer = team.members
+    assert isinstance(annealer, solve_robozzle.Annealer) and plain.lookahead == 0 and plain.threads == 1
     asked = threading.Event()
 
     def wait(most: int, clock: Clock, seconds: float) -> None:
         end = time.monotonic() + 60
-        while time.monotonic() < end and not ahead._time_up(clock, float("inf")):
+        while time.monotonic() < end and not annealer.stop_asked():
             time.sleep(0.01)
-        if ahead._time_up(clock, float("inf")):
+        if annealer.stop_asked():
             asked.set()
 
-    monkeypatch.setattr(ahead, "guess", wait)
+    monkeypatch.setattr(annealer, "guess", wait)
     found = team.guess(sum(level.slots), Clock(None), 60)
     assert found is not None and robozzle.run(level, found).verdict.won
     assert asked.is_set() and team.best == found and team.nodes == plain.nodes > 0
     alone = solve_robozzle.Team(board, 64, threads=1)
     assert len(alone.members) == 1 and alone.members[0].lookahead == 0
+    four = solve_robozzle.Team(board, 64, threads=4).members
+    assert [type(m).__name__ for m in four] == ["Beam", "Annealer", "Beam"]
+    assert (four[0].threads, four[2].threads, four[2].lookahead) == (2, 1, solve_robozzle.LOOKAHEAD)
+
+
+@settings(max_examples=300, deadline=None)
+@given(puzzles(), st.data())
+def test_the_annealers_score_of_a_whole_program_agrees_with_the_game(level: Level, data) -> None:
+    """A won program scores WON; any other STAR_SCORE per star the game's run collects, less the moves from where
+    it ended (the last tile stood on, when it fell off) to the nearest star left. An endless loop ends where the
+    machine first sees it repeat, not at the last action the game runs."""
+    program = draw_program(level, data)
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64)
+    score = annealer.score(program)
+    result = robozzle.run(level, program, 64)
+    assert (score == kern.WON) == result.verdict.won
+    if score != kern.WON:
+        steps = list(robozzle.steps(level, program, 64))
+        left = set(steps[-1].stars) if steps else set(level.stars)
+        on_tiles = [step.position for step in steps if level.tile(step.position)]  # only a fall leaves them
+        end = on_tiles[-1] if on_tiles else level.start
+        collected = len(level.stars) - len(left)
+        assert (score + kern.STAR_SCORE - 1) // kern.STAR_SCORE == collected
+        if result.reason != "out of actions":
+            moves = min(walk(level, end, star) for star in left)
+            assert score == collected * kern.STAR_SCORE - min(moves, kern.STAR_SCORE - 1)
+
+
+def walk(level: Level, start: tuple[int, int], goal: tuple[int, int]) -> int:
+    """The fewest moves over tiles from `start` to `goal` (breadth first; 1 << 20 when it cannot be reached)."""
+    seen, frontier, moves = {start}, [start], 0
+    while frontier:
+        if goal in frontier:
+            return moves
+        nxt = []
+        for r, c in frontier:
+            for there in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if level.tile(there) and there not in seen:
+                    seen.add(there)
+                    nxt.append(there)
+        frontier, moves = nxt, moves + 1
+    return 1 << 20
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
+def test_the_annealer_wins_within_its_slots_and_trims_every_slot_not_needed(level: Level, seed: int) -> None:
+    """What the annealer finds wins, has at most the slots it was given (the proven minimum, plus one) and loses
+    when any one of its slots is taken out; it finds nothing where no program wins."""
+    proof = solve(level, beam=False)
+    board = solve_robozzle.Board.of(level)
+    annealer = solve_robozzle.Annealer(board, 64, seed=seed)
+    most = sum(level.slots) if proof.status == "unsolvable" else min(sum(level.slots), proof.length + 1)
+    found = annealer.guess(most, Clock(None), 0.2)
+    assert annealer.nodes > 0
+    if proof.status == "unsolvable":
+        assert found is None
+        return
+    assume(found is not None)
+    assert robozzle.run(level, found, 64).verdict.won and proof.length <= found.tokens <= most
+    assert annealer.best == found
+    for f, body in enumerate(found.functions):
+        for i in range(len(body)):
+            fewer = found.functions[:f] + (body[:i] + body[i + 1 :],) + found.functions[f + 1 :]
+            assert not robozzle.run(level, robozzle.Program(fewer), 64).verdict.won
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
+def test_the_compiled_annealer_equals_its_python_twin(level: Level, seed: int) -> None:
+    """A few hundred steps of kern.anneal, compiled and as plain Python, from the same seed: the same programs,
+    scores and node numbers."""
+    ends = []
+    for kernel in (kern.anneal, kern.anneal.py_func):
+        annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+        b, s, lane = annealer.board, annealer.lane.search, annealer.lane
+        node, won = kernel(
+            300, 100, 50.0, 2.0, sum(level.slots), b.slots, annealer.alphabet, annealer.conds, annealer.state,
+            *annealer.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
+            s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc,
+            annealer.spos, annealer.sdist, annealer.snear,
+        )  # fmt: skip
+        ends.append((node, won, annealer.state.tolist(), *(a.tolist() for a in annealer.current), s.op.tolist(),
+                     s.nd.tolist()))  # fmt: skip
+    assert ends[0] == ends[1] and ends[0][0] > 0
 
 
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:

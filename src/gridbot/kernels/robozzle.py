@@ -203,9 +203,10 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             continue
         act += 1
         if o == OP_F:
-            pos = step[pos * 4 + facing]
-            if pos < 0:
+            ahead = step[pos * 4 + facing]
+            if ahead < 0:  # fell off: the registers keep the last tile stood on (the annealer measures from it)
                 break
+            pos = ahead
             if star[pos]:
                 _log(trail, sc, T_STAR, pos, 1)
                 star[pos] = 0
@@ -454,20 +455,26 @@ def search(
 
 
 @njit(cache=True, nogil=True)
+def _from_start(node, colour0, star0, start, facing, stars, colour, star, sc) -> None:
+    """The board and the registers as at the start, for a run as node `node` (new at every call)."""
+    colour[:] = colour0
+    star[:] = star0
+    sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
+    sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
+    sc[S_NODES] = node - 1
+
+
+@njit(cache=True, nogil=True)
 def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
             stamp, records, rpath, dropped, sc) -> int:  # fmt: skip
     """Run the program that the first `n` decisions of `path` (option codes) make, from the start: _WIN, _LOSE, or
     _DECIDE with the registers at the next slot to decide. `node` must be new at every call (it keeps the
     stamps and loop records of earlier calls from counting)."""
-    colour[:] = colour0
-    star[:] = star0
     op[:] = UNKNOWN
     cs[:] = 0
     nd[:] = 0
     closed[:] = 0
-    sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
-    sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
-    sc[S_NODES] = node - 1
+    _from_start(node, colour0, star0, start, facing, stars, colour, star, sc)
     k = 0
     while True:
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)
@@ -484,6 +491,20 @@ def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail
     tiles are this run's own, as in the exact search)."""
     sc[S_DEPTH], sc[S_NODES] = level, node - 1
     return _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)
+
+
+@njit(cache=True, nogil=True)
+def _nearest(here, star, spos, sdist, snear) -> int:
+    """The moves from tile `here` to the nearest star left (1 << 20 when none is reachable): the stars from
+    `here` in the order `snear[here]` (nearest first), the first left is it; with one row of `spos` at -1 (many
+    stars), `sdist[0]` measures the way to the nearest star of the start."""
+    for q in range(snear.shape[1]):
+        j = snear[here, q]
+        if j < 0:
+            break
+        if spos[j] < 0 or star[spos[j]]:
+            return sdist[j, here]
+    return 1 << 20
 
 
 @njit(cache=True, nogil=True)
@@ -550,16 +571,147 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
                 continue
             child_parent[m] = i
             child_option[m] = parents[i, d]
-            near = 1 << 20
             here = sc[S_POS]
-            for q in range(snear.shape[1]):  # the stars from `here`, nearest first: the first left is it
-                j = snear[here, q]
-                if j < 0:
-                    break
-                if spos[j] < 0 or star[spos[j]]:
-                    near = sdist[j, here]
-                    break
+            near = _nearest(here, star, spos, sdist, snear)
             scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
             places[m] = (here * 4 + sc[S_FACING]) * (stars + 1) + sc[S_LEFT]
             m += 1
     return m, node
+
+
+# ---------------------------------------------------------------- the annealer over whole programs
+
+# the annealer's registers, in `state`: its random generator, the step of the current round, the current score
+A_RNG, A_ITER, A_SCORE = range(3)
+N_ANNEAL = 3
+RNG_MOD = 1 << 31
+WON = 1 << 40  # the score of a winning program
+STAR_SCORE = 256  # a whole program's score: this per star collected, less the moves left to the nearest star
+PERMILLE_COND = 300  # of the commands the annealer writes, this many per thousand get a colour condition
+PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
+
+
+@njit(cache=True, nogil=True)
+def _random(state, n) -> int:
+    """A number in 0..n-1 (n < 2**24) from the annealer's generator: an LCG mod 2**31, which stays within int64, so
+    that compiled and plain runs draw the same numbers."""
+    x = (state[A_RNG] * 1103515245 + 12345) % RNG_MOD
+    state[A_RNG] = x
+    return ((x >> 7) * n) >> 24
+
+
+@njit(cache=True, nogil=True)
+def whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
+                stamp, records, rpath, dropped, sc, spos, sdist, snear) -> int:  # fmt: skip
+    """Run the whole program in `op`, `cs` (one condition bit a slot), `nd` (every function closed) from the start,
+    as node `node`: WON when it wins, else STAR_SCORE per star collected less the moves from where the run
+    ended to the nearest star left (at most STAR_SCORE - 1). O(MAX_ACTIONS x slots)."""
+    _from_start(node, colour0, star0, start, facing, stars, colour, star, sc)
+    if _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc) == _WIN:
+        return WON
+    near = min(_nearest(sc[S_POS], star, spos, sdist, snear), STAR_SCORE - 1)
+    return (stars - sc[S_LEFT]) * STAR_SCORE - near
+
+
+@njit(cache=True, nogil=True)
+def _random_command(state, alphabet, conds, op, cs, f, i) -> None:
+    op[f, i] = alphabet[_random(state, alphabet.shape[0])]
+    cs[f, i] = NO_COND
+    if conds.shape[0] and _random(state, 1000) < PERMILLE_COND:
+        cs[f, i] = conds[_random(state, conds.shape[0])]
+
+
+@njit(cache=True, nogil=True)
+def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
+    """One random change of the program: a slot's command and condition, its condition or its command alone, a
+    command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted."""
+    total = 0
+    for f in range(slots.shape[0]):
+        total += slots[f]
+    r = _random(state, total)
+    f = 0
+    while r >= slots[f]:  # a function as likely as its share of the slots
+        r -= slots[f]
+        f += 1
+    n = nd[f]
+    used = 0
+    for g in range(slots.shape[0]):
+        used += nd[g]
+    kind = _random(state, 5)
+    if n == 0 or (kind == 2 and n < slots[f] and used < most):
+        if used >= most:
+            return
+        p = _random(state, n + 1)
+        for i in range(n, p, -1):
+            op[f, i] = op[f, i - 1]
+            cs[f, i] = cs[f, i - 1]
+        _random_command(state, alphabet, conds, op, cs, f, p)
+        nd[f] = n + 1
+        return
+    p = _random(state, n)
+    if kind == 3:
+        for i in range(p, n - 1):
+            op[f, i] = op[f, i + 1]
+            cs[f, i] = cs[f, i + 1]
+        nd[f] = n - 1
+    elif kind == 1 and conds.shape[0]:
+        if cs[f, p] != NO_COND and _random(state, 10) < 4:
+            cs[f, p] = NO_COND
+        else:
+            cs[f, p] = conds[_random(state, conds.shape[0])]
+    elif kind == 4:
+        op[f, p] = alphabet[_random(state, alphabet.shape[0])]
+    else:
+        _random_command(state, alphabet, conds, op, cs, f, p)
+
+
+@njit(cache=True, nogil=True)
+def anneal(count, rounds, t_first, t_last, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node, step,
+           colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
+           rpath, dropped, sc, spos, sdist, snear) -> tuple:  # fmt: skip
+    """`count` steps of simulated annealing over whole programs of at most `most` slots (commands from
+    `alphabet`, conditions from `conds` as condition bits, `slots` per function), going on from `state` and the
+    current program in `cur_op`, `cur_cs`, `cur_nd`. A round starts from a random program (each function half
+    full) and takes `rounds` steps; each step changes one or two slots (_mutate) and scores the result
+    (whole_score); a change is kept when it scores no worse, or with probability exp(loss / T) at a temperature
+    T that falls from `t_first` to `t_last` over the round. Returns (the last node number used, whether a program
+    won: it is then in `op`, `cs`, `nd`). O(count x MAX_ACTIONS x slots)."""
+    closed[:] = 1
+    for _ in range(count):
+        if state[A_ITER] == 0:
+            cur_nd[:] = 0
+            left = most
+            for f in range(slots.shape[0]):
+                cur_nd[f] = min((slots[f] + 1) // 2, left)
+                left -= cur_nd[f]
+                for i in range(cur_nd[f]):
+                    _random_command(state, alphabet, conds, cur_op, cur_cs, f, i)
+            op[:] = cur_op
+            cs[:] = cur_cs
+            nd[:] = cur_nd
+            node += 1
+            state[A_SCORE] = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd,
+                                         closed, stack, trail, stamp, records, rpath, dropped, sc, spos, sdist,
+                                         snear)  # fmt: skip
+            if state[A_SCORE] == WON:
+                return node, True
+        t = t_first * (t_last / t_first) ** (state[A_ITER] / rounds)
+        state[A_ITER] = (state[A_ITER] + 1) % rounds
+        op[:] = cur_op
+        cs[:] = cur_cs
+        nd[:] = cur_nd
+        _mutate(state, most, slots, alphabet, conds, op, cs, nd)
+        if _random(state, 1000) < PERMILLE_TWICE:
+            _mutate(state, most, slots, alphabet, conds, op, cs, nd)
+        node += 1
+        score = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed,
+                            stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear)  # fmt: skip
+        if score == WON:
+            return node, True
+        loss = score - state[A_SCORE]
+        if loss >= 0 or _random(state, 1 << 20) < np.exp(loss / t) * (1 << 20):
+            cur_op[:] = op
+            cur_cs[:] = cs
+            cur_nd[:] = nd
+            state[A_SCORE] = score
+    return node, False

@@ -87,7 +87,7 @@ MAX_ALL = 100
 MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
 MIN_PARENTS = 32  # the fewest partial programs of the beam worth a thread of their own
 LOOKAHEAD = 1  # a look-ahead beam judges each child by its best child in every pass (2: every other pair, ...)
-TEAM = 2  # the most beams of a team (Team): one plain, one with look-ahead
+TEAM = 3  # the most members of a team (Team): a plain beam, the annealer, a look-ahead beam
 PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
 SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
 SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them), or deeper:
@@ -103,6 +103,9 @@ MANY_STARS = 64  # beyond this many stars the beam measures the way to the neare
 GROWTH = 10  # about how much longer each length takes than the one before, at least...
 MAX_GROWTH = 100  # ...and at most, when the last two lengths measure it (their ratio of nodes)
 GROWTH_FROM = 20_000  # nodes the length before the last must have taken for the ratio to count
+ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs a whole program)
+ANNEAL_ROUND = 200_000  # steps from a random program to the coldest temperature, then a new random program
+ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # the temperatures at a round's start and end (a star scores 256)
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
 BEAM_LAST = 0.5  # its share of the time left before a length that may well not end in time (over half of it)
@@ -218,6 +221,15 @@ def program_of(op: np.ndarray, cs: np.ndarray, nd: np.ndarray) -> Program:
             body.append(Command(_op_text(o), cond))
         bodies.append(tuple(body))
     return Program(tuple(bodies))
+
+
+def _op_code(text: str) -> int:
+    """The kernel's op of a command's op text (the inverse of _op_text). O(1)."""
+    if text in ("F", "L", "R"):
+        return "FLR".index(text)
+    if text.startswith("P"):
+        return kern.OP_PAINT + COLOURS.index(text[1])
+    return kern.OP_CALL + int(text) - 1
 
 
 def _op_text(o: int) -> str:
@@ -543,22 +555,118 @@ class Beam:
         return s
 
 
+class Annealer:
+    """The second heuristic: simulated annealing over whole programs (kern.anneal), each run from the start by the
+    same machine as the exact search and scored by the stars it collects, then by how near it ends to a star
+    left. Unlike the beam, which fixes each slot when execution first reaches it, the annealer changes any
+    slot at any time, so a program that collects the first stars the wrong way can still turn into one that
+    collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 14, the beam 8
+    (BENCHMARKS.md). A program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
+    """
+
+    def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None) -> None:
+        self.board = board
+        self.stop_asked = stop
+        self.lane = _Lane(board, stack_cap)
+        self.state = np.zeros(kern.N_ANNEAL, np.int64)
+        self.state[kern.A_RNG] = (seed * 7919 + 1) % kern.RNG_MOD
+        self.current = (np.zeros_like(self.lane.search.op), np.zeros_like(self.lane.search.cs),
+                        np.zeros_like(self.lane.search.nd))  # fmt: skip
+        self.alphabet = np.array(
+            [kern.OP_F, kern.OP_L, kern.OP_R]
+            + [kern.OP_CALL + g for g in range(FUNCTIONS) if board.slots[g]]
+            + [kern.OP_PAINT + c for c in range(3) if board.paints >> c & 1],
+            np.int64,
+        )
+        self.conds = np.array([2 << c for c in range(3) if board.present & (2 << c)], np.int64)
+        self.spos, sdist, self.snear = _star_distances(board)
+        self.sdist = np.minimum(sdist, kern.STAR_SCORE)
+        self.nodes = 0
+        self.best: Program | None = None
+
+    def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
+        """Anneal for about `seconds` (ANNEAL_CHUNK steps between looks at the clock and the stop flag): a winning
+        program of at most `most_slots` slots (kept as `best` when shorter), or None. O(steps x MAX_ACTIONS)."""
+        stop = clock.seconds + seconds
+        b, s, lane = self.board, self.lane.search, self.lane
+        while True:
+            node, won = kern.anneal(
+                ANNEAL_CHUNK, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet, self.conds,
+                self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
+                s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped,
+                s.sc, self.spos, self.sdist, self.snear,
+            )  # fmt: skip
+            self.nodes += int(node) - lane.node
+            lane.node = int(node)
+            if won:
+                found = self._trimmed()
+                self.keep(found)
+                return found
+            if clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked()):
+                return None
+
+    def score(self, program: Program) -> int:
+        """kern.whole_score of `program` (of this puzzle): kern.WON when it wins, else kern.STAR_SCORE per star it
+        collects less the moves from where it ends to the nearest star left. O(MAX_ACTIONS x slots)."""
+        s = self.lane.search
+        s.op[:], s.cs[:], s.nd[:] = kern.UNKNOWN, 0, 0
+        for f, body in enumerate(program.functions):
+            for i, command in enumerate(body):
+                s.op[f, i] = _op_code(command.op)
+                s.cs[f, i] = 2 << COLOURS.index(command.cond) if command.cond else kern.NO_COND
+            s.nd[f] = len(body)
+        s.closed[:] = 1
+        return self._score()
+
+    def _score(self) -> int:
+        """kern.whole_score of the program in the lane's arrays, as a new node."""
+        b, s, lane = self.board, self.lane.search, self.lane
+        lane.node += 1
+        return int(kern.whole_score(
+            lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
+            s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, self.spos, self.sdist,
+            self.snear,
+        ))  # fmt: skip
+
+    def _trimmed(self) -> Program:
+        """The winning program in the lane's arrays with every slot whose removal still wins removed (each tried
+        once, last first). O(slots x MAX_ACTIONS x slots)."""
+        s = self.lane.search
+        for f in range(FUNCTIONS):
+            for i in range(int(s.nd[f]) - 1, -1, -1):
+                op, cs, nd = s.op.copy(), s.cs.copy(), s.nd.copy()
+                s.op[f, i:-1], s.cs[f, i:-1] = op[f, i + 1 :], cs[f, i + 1 :]
+                s.nd[f] -= 1
+                if self._score() != kern.WON:
+                    s.op[:], s.cs[:], s.nd[:] = op, cs, nd
+        return program_of(s.op, s.cs, s.nd)
+
+    def keep(self, found: Program) -> None:
+        """`found` becomes `best` when it has fewer slots than the best so far."""
+        if self.best is None or found.tokens < self.best.tokens:
+            self.best = found
+
+
 class Team:
-    """The heuristic on several threads: up to TEAM beams (Beam), each on its own thread (or its share of them
-    beyond TEAM), their ties broken by their own seeds, and every other one judging each partial program by the
-    best of its children (look-ahead). They find different programs: on 160 puzzles the corpus run left without
-    one, 8 s each, a plain beam found 12 and a look-ahead beam 13, 7 of them the same (BENCHMARKS.md). The
-    first program found stops the others; the shortest found counts.
+    """The heuristics on several threads: up to TEAM members (member_of: a plain beam, the annealer, a look-ahead
+    beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond TEAM
+    go to the beams, each splitting its partial programs among its share. They find different programs: on 80
+    puzzles the corpus run left without one (held out from tuning), 8 s each, a plain beam found 4, the
+    annealer 10, both together 14, all three 17 (BENCHMARKS.md). The first program found stops the others; the
+    shortest found counts.
     """
 
     def __init__(self, board: Board, stack_cap: int, threads: int = 1) -> None:
         self.board, self.stack_cap = board, stack_cap
         self.found = threading.Event()
         self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
-        n = min(max(1, threads), TEAM)
+        threads = max(1, threads)
+        n = min(threads, TEAM)
+        beams = [k for k in range(n) if not is_annealer(k)]
+        extra = threads - n  # more threads for the beams, dealt out in turn
         self.members = [
-            Beam(board, stack_cap, seed=k, stop=self.found.is_set, threads=threads // n + (k < threads % n),
-                 lookahead=look_of(k))
+            member_of(board, stack_cap, k, self.found.is_set,
+                      1 + extra // len(beams) + (beams.index(k) < extra % len(beams)) if k in beams else 1)
             for k in range(n)
         ]  # fmt: skip
 
@@ -576,12 +684,12 @@ class Team:
         self.members[0].keep(found)
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
-        """Every member's Beam.guess for `seconds`, on threads of their own, until one finds a program of at
-        most `most_slots` slots: the shortest found, or None."""
+        """Every member's guess for `seconds`, on threads of their own, until one finds a program of at most
+        `most_slots` slots: the shortest found, or None."""
         if len(self.members) == 1:
             return self.members[0].guess(most_slots, clock, seconds)
 
-        def one(member: Beam) -> Program | None:
+        def one(member: Beam | Annealer) -> Program | None:
             found = member.guess(most_slots, clock, seconds)
             if found is not None:
                 self.found.set()
@@ -594,9 +702,20 @@ class Team:
         return min(found, key=lambda p: p.tokens, default=None)
 
 
-def look_of(seed: int) -> int:
-    """The look-ahead of the beam with this seed: LOOKAHEAD for odd seeds, none for even ones. O(1)."""
-    return LOOKAHEAD if seed % 2 else 0
+def is_annealer(seed: int) -> bool:
+    """Is the heuristic with this seed (member_of) the annealer? O(1)."""
+    return seed % TEAM == 1
+
+
+def member_of(
+    board: Board, stack_cap: int, seed: int, stop: Callable[[], bool] | None = None, threads: int = 1
+) -> Beam | Annealer:
+    """The heuristic of a team's member or a cluster's helper with this seed, by seed % TEAM: a plain beam on
+    `threads` threads, the annealer, or a beam that looks ahead LOOKAHEAD. O(board)."""
+    if is_annealer(seed):
+        return Annealer(board, stack_cap, seed=seed, stop=stop)
+    look = LOOKAHEAD if seed % TEAM == 2 else 0
+    return Beam(board, stack_cap, seed=seed, stop=stop, threads=threads, lookahead=look)
 
 
 class _Halted(Exception):
@@ -682,9 +801,9 @@ def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: fl
     """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
-    beam = Beam(board, stack_cap, seed=seed, stop=_workers.stop_requested, lookahead=look_of(seed))
-    found = beam.guess(most_slots, Clock(None), seconds)
-    return found, beam.nodes
+    helper = member_of(board, stack_cap, seed, stop=_workers.stop_requested)
+    found = helper.guess(most_slots, Clock(None), seconds)
+    return found, helper.nodes
 
 
 def _spread(order: np.ndarray, places: np.ndarray, width: int) -> np.ndarray:
@@ -776,8 +895,8 @@ def solve(
     `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
     program within the slot limits wins, or, when the time limit or
     `max_length` ends the search first, 'solved' with the best program the
-    heuristic (Beam.guess: the beam, then the repair of its best line) found
-    or 'timeout' when there is none; `lower_bound` is the first length not
+    heuristic (Beam.guess: the beam, then the repair of its best line; or
+    Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
     excluded. The heuristic runs before each length expected to take more
     than BEAM_AFTER seconds (each length as many times longer than the one
     before as the last two grew, growth_of), for a quarter of that length's
@@ -787,14 +906,16 @@ def solve(
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. The heuristic runs on a thread per core of
     this machine (`workers`, default: every core, or the local executor's
-    workers) as a Team: on two cores, a plain beam on one and a look-ahead
-    beam on the other; beyond TEAM cores, each beam splits its partial
-    programs among its share of the threads at each depth, and each thread
-    repairs below its own ancestor of the best line. Given a cluster's
-    executor of more than one worker instead (and at least HELPERS_AFTER
-    seconds of heuristic), its other workers run the heuristic at the same
-    time, each with its own seed (its ties broken its own way, look-ahead on
-    odd seeds); the shortest program any of them finds counts. Lengths
+    workers) as a Team: on one core a plain beam; on two, a plain beam on
+    one and the annealer on the other; on three, a look-ahead beam as well;
+    beyond TEAM cores, each beam splits its partial programs among its share
+    of the threads at each depth, and each thread repairs below its own
+    ancestor of the best line. Given a cluster's executor of more than one
+    worker instead (and at least HELPERS_AFTER seconds of heuristic), its
+    other workers run the heuristic at the same time, each with its own seed
+    (member_of: a plain beam, the annealer or a look-ahead beam by the seed,
+    each with its own random choices); the shortest program any of them
+    finds counts. Lengths
     expected to take more than PARALLEL_AFTER seconds are split into shares
     over `executor`'s workers (gridbot.solve.executors: a Dask cluster,
     say), or else over `workers` local processes (default: every core),
