@@ -25,8 +25,13 @@ Layout shared with the Python side:
   board, the program and the call stack are restored on backtracking from a
   trail of overwritten values.
 
-Run as plain Python (`search.py_func`), the kernel gives the same answers,
-only slower; the tests compare the two.
+The annealer (`anneal`) runs whole programs on the same machine (`_run`,
+every slot decided and every function closed), so it never re-implements the
+rules; its random numbers come from a generator of its own (`_random`), so
+that compiled and plain runs draw the same ones.
+
+Run as plain Python (`search.py_func`, `anneal.py_func`), the kernels give the
+same answers, only slower; the tests compare the two.
 """
 
 from __future__ import annotations
