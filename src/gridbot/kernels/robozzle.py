@@ -56,7 +56,7 @@ MAX_ACTIONS = 1000
 S_NODES, S_DEPTH, S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_TTOP = range(12)
 S_STARTED, S_AFTER_WIN, S_LENGTH, S_STACK_CAP, S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(12, 20)
 S_PAINTS, S_LOOPS = 20, 21  # paints that changed a tile so far on this path; runs cut as endless loops
-S_STEPS = 22  # slots executed by every run so far (the work, beside the nodes)
+S_STEPS = 22  # slots executed by every run so far, and stack frames looked at (the work, beside the nodes)
 N_SCALARS = 23
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS)
@@ -190,6 +190,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
                     loops = True
                     break
                 d -= 1
+            steps += sp - 1 - d  # the frames looked at count as work too (up to the stack cap per call)
             if loops or sp == cap:
                 break
             if stamp[0, sp] != node:
@@ -671,18 +672,22 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
 
 
 @njit(cache=True, nogil=True)
-def anneal(count, rounds, t_first, t_last, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node, step,
-           colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail, stamp, records,
-           rpath, dropped, sc, spos, sdist, snear) -> tuple:  # fmt: skip
-    """`count` steps of simulated annealing over whole programs of at most `most` slots (commands from
-    `alphabet`, conditions from `conds` as condition bits, `slots` per function), going on from `state` and the
-    current program in `cur_op`, `cur_cs`, `cur_nd`. A round starts from a random program (each function half
-    full) and takes `rounds` steps; each step changes one or two slots (_mutate) and scores the result
-    (whole_score); a change is kept when it scores no worse, or with probability exp(loss / T) at a temperature
-    T that falls from `t_first` to `t_last` over the round. Returns (the last node number used, whether a program
-    won: it is then in `op`, `cs`, `nd`). O(count x MAX_ACTIONS x slots)."""
+def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node,
+           step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail, stamp,
+           records, rpath, dropped, sc, spos, sdist, snear) -> tuple:  # fmt: skip
+    """`count` steps of simulated annealing (fewer once their runs have done `work`: slots executed and stack
+    frames looked at, S_STEPS) over whole programs of at most `most` slots (commands from `alphabet`, conditions
+    from `conds` as condition bits, `slots` per function), going on from `state` and the current program in
+    `cur_op`, `cur_cs`, `cur_nd`. A round starts from a random program (each function half full) and takes
+    `rounds` steps; each step changes one or two slots (_mutate) and scores the result (whole_score); a change
+    is kept when it scores no worse, or with probability exp(loss / T) at a temperature T that falls from
+    `t_first` to `t_last` over the round. Returns (the last node number used, whether a program won: it is then
+    in `op`, `cs`, `nd`). O(min(count x MAX_ACTIONS x stack cap, work))."""
     closed[:] = 1
+    begin = sc[S_STEPS]
     for _ in range(count):
+        if sc[S_STEPS] - begin >= work:  # a step can take a thousand actions, and calls many frames each
+            break
         if state[A_ITER] == 0:
             cur_nd[:] = 0
             left = most

@@ -103,7 +103,8 @@ MANY_STARS = 64  # beyond this many stars the beam measures the way to the neare
 GROWTH = 10  # about how much longer each length takes than the one before, at least...
 MAX_GROWTH = 100  # ...and at most, when the last two lengths measure it (their ratio of nodes)
 GROWTH_FROM = 20_000  # nodes the length before the last must have taken for the ratio to count
-ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs a whole program)
+ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs a whole program)...
+ANNEAL_WORK = 2_000_000  # ...or fewer, once their runs have executed this many slots (milliseconds' worth)
 ANNEAL_ROUND = 200_000  # steps from a random program to the coldest temperature, then a new random program
 ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # the temperatures at a round's start and end (a star scores 256)
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
@@ -585,16 +586,17 @@ class Annealer:
         self.best: Program | None = None
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
-        """Anneal for about `seconds` (ANNEAL_CHUNK steps between looks at the clock and the stop flag): a winning
-        program of at most `most_slots` slots (kept as `best` when shorter), or None. O(steps x MAX_ACTIONS)."""
+        """Anneal for about `seconds` (ANNEAL_CHUNK steps or ANNEAL_WORK work between looks at the clock and the stop
+        flag): a winning program of at most `most_slots` slots (kept as `best` when shorter), or None.
+        O(steps x MAX_ACTIONS)."""
         stop = clock.seconds + seconds
         b, s, lane = self.board, self.lane.search, self.lane
         while True:
             node, won = kern.anneal(
-                ANNEAL_CHUNK, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet, self.conds,
-                self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
-                s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped,
-                s.sc, self.spos, self.sdist, self.snear,
+                ANNEAL_CHUNK, ANNEAL_WORK, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet,
+                self.conds, self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
+                b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
+                lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
             )  # fmt: skip
             self.nodes += int(node) - lane.node
             lane.node = int(node)
@@ -1053,3 +1055,6 @@ def warm_up() -> None:
     # first solve that needs them pays seconds of compiling in its own time
     if Beam(Board.of(level), 8, width=2).run(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
         raise AssertionError("the beam found no program for the warm-up puzzle")
+    # and the annealer's (on a fresh install, compiling it took seconds of the first solve's time limit)
+    if Annealer(Board.of(level), 8).guess(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
+        raise AssertionError("the annealer found no program for the warm-up puzzle")
