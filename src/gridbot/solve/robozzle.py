@@ -297,7 +297,18 @@ def split_depth(
     return depth
 
 
-class Beam:
+class _Heuristic:
+    """What the heuristics (Beam, Annealer) share: the program of fewest slots found so far."""
+
+    best: Program | None  # set by each heuristic's __init__
+
+    def keep(self, found: Program) -> None:
+        """`found` becomes `best` when it has fewer slots than the best so far."""
+        if self.best is None or found.tokens < self.best.tokens:
+            self.best = found
+
+
+class Beam(_Heuristic):
     """The heuristic: a beam search over the same decisions as the exact search, keeping at each depth the
     `width` partial programs that have collected the most stars with the fewest slots (ties broken at random,
     seeded). Every other pass (`_spread`) keeps first the best of each place the robot stands at (tile,
@@ -484,11 +495,6 @@ class Beam:
         )  # fmt: skip
         return int(m)
 
-    def keep(self, found: Program) -> None:
-        """`found` becomes `best` when it has fewer slots than the best so far."""
-        if self.best is None or found.tokens < self.best.tokens:
-            self.best = found
-
     def _time_up(self, clock: Clock, stop: float) -> bool:
         """Has the heuristic's time (to `stop` on `clock`) run out, or has it been asked to stop?"""
         return clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked())
@@ -556,12 +562,12 @@ class Beam:
         return s
 
 
-class Annealer:
+class Annealer(_Heuristic):
     """The second heuristic: simulated annealing over whole programs (kern.anneal), each run from the start by the
     same machine as the exact search and scored by the stars it collects, then by how near it ends to a star
     left. Unlike the beam, which fixes each slot when execution first reaches it, the annealer changes any
     slot at any time, so a program that collects the first stars the wrong way can still turn into one that
-    collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 14, the beam 8
+    collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 13, the beam 8
     (BENCHMARKS.md). A program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
     """
 
@@ -580,8 +586,7 @@ class Annealer:
             np.int64,
         )
         self.conds = np.array([2 << c for c in range(3) if board.present & (2 << c)], np.int64)
-        self.spos, sdist, self.snear = _star_distances(board)
-        self.sdist = np.minimum(sdist, kern.STAR_SCORE)
+        self.spos, self.sdist, self.snear = _star_distances(board)
         self.nodes = 0
         self.best: Program | None = None
 
@@ -643,19 +648,14 @@ class Annealer:
                     s.op[:], s.cs[:], s.nd[:] = op, cs, nd
         return program_of(s.op, s.cs, s.nd)
 
-    def keep(self, found: Program) -> None:
-        """`found` becomes `best` when it has fewer slots than the best so far."""
-        if self.best is None or found.tokens < self.best.tokens:
-            self.best = found
-
 
 class Team:
     """The heuristics on several threads: up to TEAM members (member_of: a plain beam, the annealer, a look-ahead
     beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond TEAM
     go to the beams, each splitting its partial programs among its share. They find different programs: on 80
-    puzzles the corpus run left without one (held out from tuning), 8 s each, a plain beam found 4, the
-    annealer 10, both together 14, all three 17 (BENCHMARKS.md). The first program found stops the others; the
-    shortest found counts.
+    puzzles the corpus run left without one (held out from tuning), 8 s each, a plain beam found 4, a first
+    version of the annealer 10, the two together 14, all three 17 (BENCHMARKS.md). The first program found stops
+    the others; the shortest found counts.
     """
 
     def __init__(self, board: Board, stack_cap: int, threads: int = 1) -> None:
@@ -800,7 +800,7 @@ def _guess_beside(
 
 
 def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
-    """A worker's heuristic (Beam.guess, its ties broken by `seed`) for `seconds`: a program of at most
+    """A worker's heuristic (member_of `seed`: a beam or the annealer) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
     helper = member_of(board, stack_cap, seed, stop=_workers.stop_requested)
