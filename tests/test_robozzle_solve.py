@@ -195,8 +195,8 @@ def test_the_workers_of_a_cluster_guess_too(monkeypatch) -> None:
 
 
 def test_the_heuristic_runs_on_a_thread_per_local_core(monkeypatch) -> None:
-    """With two local workers (by number, or a local executor's), the team's beam and annealer guess at the same
-    time on threads of their own, and the program is still won."""
+    """With two local workers (by number, or a local executor's), the beam's turns and the annealer beside them
+    run at the same time on threads of their own, and the program is still won."""
     real_step, real_anneal = solve_robozzle.Beam._step, solve_robozzle.Annealer.guess
     annealing: dict[str, int] = {}  # the annealer's thread while it runs
     apart: list[bool] = []  # per beam step while the annealer runs: on another thread?
@@ -253,6 +253,10 @@ def test_a_team_of_two_runs_a_beam_and_the_annealer_and_the_first_find_stops_the
     four = solve_robozzle.Team(board, 64, threads=4).members
     assert [type(m).__name__ for m in four] == ["Beam", "Annealer", "Beam"]
     assert (four[0].threads, four[2].threads, four[2].lookahead) == (2, 1, solve_robozzle.LOOKAHEAD)
+    # beside an annealer of its own (Beside), a team is beams only: plain first, then looking ahead
+    beams = solve_robozzle.Team(board, 64, threads=3, annealer=False).members
+    assert [(type(m).__name__, m.lookahead, m.threads) for m in beams] == [
+        ("Beam", 0, 2), ("Beam", solve_robozzle.LOOKAHEAD, 1)]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -335,6 +339,107 @@ def test_the_compiled_annealer_equals_its_python_twin(level: Level, seed: int) -
         ends.append((node, won, annealer.state.tolist(), *(a.tolist() for a in annealer.current), s.op.tolist(),
                      s.nd.tolist()))  # fmt: skip
     assert ends[0] == ends[1] and ends[0][0] > 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
+def test_an_annealer_given_a_lower_bound_never_returns_a_longer_program(level: Level, seed: int) -> None:
+    """After each find the annealer goes on from where it was, asked for a program one slot shorter: a win of more
+    slots than asked for (its current program is from before the bound fell) never counts."""
+    proof = solve(level, beam=False)
+    assume(proof.status == "optimal")
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+    most = sum(level.slots)
+    for _ in range(6):
+        found = annealer.guess(most, Clock(None), 0.05)
+        if found is None:
+            break
+        assert robozzle.run(level, found, 64).verdict.won and proof.length <= found.tokens <= most
+        most = found.tokens - 1
+    assert most >= proof.length - 1
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
+def test_the_annealer_beside_finds_within_its_bound_pauses_and_stops(level: Level, seed: int) -> None:
+    """Beside: the annealer on a thread of its own finds a winning program of at most the slots it was given,
+    then keeps looking for shorter ones; paused, it runs no step; stopped, its thread ends."""
+    proof = solve(level, beam=False)
+    assume(proof.status == "optimal" and proof.length >= 2)
+    beside = solve_robozzle.Beside(solve_robozzle.Board.of(level), 64, proof.length + 1, seed=seed).start()
+    try:
+        end = time.monotonic() + 10
+        while beside.best is None and time.monotonic() < end:
+            time.sleep(0.01)
+        assume(beside.best is not None)
+        assert robozzle.run(level, beside.best, 64).verdict.won and beside.best.tokens <= proof.length + 1
+        with beside.paused():
+            before = beside.nodes
+            time.sleep(0.1)
+            assert beside.nodes == before
+        time.sleep(0.1)
+        with beside.paused():  # between two slices: its bound and its best agree
+            assert beside.nodes > before and beside.thread.is_alive()  # the optimum has a program: it goes on
+            assert beside.most == beside.best.tokens - 1
+    finally:
+        beside.stop()
+    assert not beside.thread.is_alive()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_the_annealer_beside_never_changes_what_is_proven(level: Level) -> None:
+    """On two cores the annealer runs beside the exact search from the start, and a program it finds ends the
+    length being searched: the answer still equals every program tried (cf. the first test, on this machine's
+    cores)."""
+    result = solve(level, max_length=3, workers=2)
+    reference = brute_robozzle.minimum(level, 3)
+    assert (result.length if result.status == "optimal" else None) == reference
+    if result.program is not None:
+        assert robozzle.run(level, result.program).verdict.won
+
+
+def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatch) -> None:
+    """A program of n slots the annealer beside finds while length n is searched ends that search at once (every
+    shorter length is excluded): the answer is that program, proven, after fewer nodes."""
+    level = gridbot.load("robozzle:114")
+    alone = solve(level, workers=1, beam=False)
+    assert alone.status == "optimal"
+
+    class Found:  # a stand-in for Beside: its program appears when length n begins
+        best: robozzle.Program | None = None
+        nodes, most = 0, 0
+
+        def __init__(self, *args) -> None:
+            pass
+
+        def start(self) -> Found:
+            return self
+
+        def stop(self) -> None:
+            pass
+
+        def bound(self, most: int) -> None:
+            self.most = most
+
+    found = Found()
+    real = solve_robozzle._search_length
+    lengths = []
+
+    def search(board, L, *args, **kwargs):
+        lengths.append(L)
+        if alone.length == L:
+            found.best = alone.program
+        return real(board, L, *args, **kwargs)
+
+    monkeypatch.setattr(solve_robozzle, "Beside", lambda *args, **kwargs: found)
+    monkeypatch.setattr(solve_robozzle, "_search_length", search)
+    monkeypatch.setattr(solve_robozzle, "CHUNK", 1)  # the check between kernel calls comes after the first node
+    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", float("inf"))
+    result = solve(level, workers=2)
+    assert (result.status, result.length, result.program) == ("optimal", alone.length, alone.program)
+    assert lengths == list(range(1, alone.length + 1))
+    assert result.stats["candidates"] < alone.stats["candidates"]
 
 
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:

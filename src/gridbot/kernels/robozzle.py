@@ -717,7 +717,14 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
         score = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed,
                             stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear)  # fmt: skip
         if score == WON:
-            return node, True
+            used = 0
+            for f in range(slots.shape[0]):
+                used += nd[f]
+            if used <= most:
+                return node, True
+            # a win of more slots than wanted (the current program is from before the bound fell): above every
+            # loss, less per slot too many, so that deletions lead on to a win that counts
+            score = stars * STAR_SCORE - 1 - (used - most)
         loss = score - state[A_SCORE]
         if loss >= 0 or _random(state, 1 << 20) < np.exp(loss / t) * (1 << 20):
             cur_op[:] = op

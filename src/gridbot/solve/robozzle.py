@@ -65,7 +65,7 @@ import contextlib
 import functools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass
 from typing import Any
@@ -107,6 +107,7 @@ ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs
 ANNEAL_WORK = 2_000_000  # ...or fewer, once their runs have executed this many slots (milliseconds' worth)
 ANNEAL_ROUND = 200_000  # steps from a random program to the coldest temperature, then a new random program
 ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # the temperatures at a round's start and end (a star scores 256)
+BESIDE_SLICE = 0.05  # seconds the annealer beside runs between looks at a request to pause
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
 BEAM_LAST = 0.5  # its share of the time left before a length that may well not end in time (over half of it)
@@ -658,18 +659,18 @@ class Team:
     the others; the shortest found counts.
     """
 
-    def __init__(self, board: Board, stack_cap: int, threads: int = 1) -> None:
+    def __init__(self, board: Board, stack_cap: int, threads: int = 1, annealer: bool = True) -> None:
         self.board, self.stack_cap = board, stack_cap
         self.found = threading.Event()
         self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
         threads = max(1, threads)
-        n = min(threads, TEAM)
-        beams = [k for k in range(n) if not is_annealer(k)]
-        extra = threads - n  # more threads for the beams, dealt out in turn
+        kinds = [k for k in range(TEAM) if annealer or not is_annealer(k)][:threads]
+        beams = [k for k in kinds if not is_annealer(k)]
+        extra = threads - len(kinds)  # more threads for the beams, dealt out in turn
         self.members = [
             member_of(board, stack_cap, k, self.found.is_set,
                       1 + extra // len(beams) + (beams.index(k) < extra % len(beams)) if k in beams else 1)
-            for k in range(n)
+            for k in kinds
         ]  # fmt: skip
 
     @property
@@ -687,7 +688,8 @@ class Team:
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """Every member's guess for `seconds`, on threads of their own, until one finds a program of at most
-        `most_slots` slots: the shortest found, or None."""
+        `most_slots` slots, or `found` is set from outside (Beside): the shortest found, or None."""
+        self.found.clear()
         if len(self.members) == 1:
             return self.members[0].guess(most_slots, clock, seconds)
 
@@ -697,7 +699,6 @@ class Team:
                 self.found.set()
             return found
 
-        self.found.clear()
         with futures.ThreadPoolExecutor(len(self.members)) as pool:
             found = [p for p in pool.map(one, self.members) if p is not None]
         self.found.clear()
@@ -718,6 +719,72 @@ def member_of(
         return Annealer(board, stack_cap, seed=seed, stop=stop)
     look = LOOKAHEAD if seed % TEAM == 2 else 0
     return Beam(board, stack_cap, seed=seed, stop=stop, threads=threads, lookahead=look)
+
+
+class Beside:
+    """The annealer on a thread of its own for the whole of a solve, beside the exact search and the beams' turns
+    (which then stop only the search): it looks for a program of at most `most` slots, and after each one it
+    finds, for a shorter one, and sets `tell`. `best` is the shortest found so far. Started by `start`, stopped
+    by `stop`."""
+
+    def __init__(
+        self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None
+    ) -> None:
+        self.tell = tell  # set at each find (a team's turn then ends: what it was looking for is found)
+        self.done = threading.Event()
+        self.hold = threading.Event()  # asked to pause (paused)
+        self.lock = threading.Lock()  # held by the annealer while it runs a slice
+        self.annealer = Annealer(board, stack_cap, seed=seed, stop=self.done.is_set)
+        self.most = most
+        self.thread = threading.Thread(target=self._anneal, name="gridbot-annealer", daemon=True)
+
+    @property
+    def best(self) -> Program | None:
+        return self.annealer.best
+
+    @property
+    def nodes(self) -> int:
+        return self.annealer.nodes
+
+    def start(self) -> Beside:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the annealer and wait for it (it looks at the stop flag every ANNEAL_CHUNK steps: milliseconds)."""
+        self.done.set()
+        self.thread.join()
+
+    def bound(self, most: int) -> None:
+        """From now on, only programs of at most `most` slots are worth finding (one is known of `most` + 1)."""
+        self.most = min(self.most, most)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The annealer paused between two slices for the block (forking worker processes while another thread
+        runs is only safe when that thread holds no lock the children may need)."""
+        self.hold.set()
+        try:
+            with self.lock:
+                yield
+        finally:
+            self.hold.clear()
+
+    def _anneal(self) -> None:
+        while not self.done.is_set() and self.most >= 1:
+            if self.hold.is_set():
+                time.sleep(0.001)
+                continue
+            with self.lock:
+                found = self.annealer.guess(self.most, Clock(None), BESIDE_SLICE)
+                if found is not None:
+                    self.bound(found.tokens - 1)
+                    if self.tell is not None:
+                        self.tell.set()
+
+
+class _Met(Exception):
+    """The heuristic beside the search has met the length being searched: every shorter one is excluded."""
 
 
 class _Halted(Exception):
@@ -906,13 +973,17 @@ def solve(
     before the time limit, BEAM_HOPELESS of it when it is expected not to:
     heuristic_share): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
-    exact search stops there. The heuristic runs on a thread per core of
-    this machine (`workers`, default: every core, or the local executor's
-    workers) as a Team: on one core a plain beam; on two, a plain beam on
-    one and the annealer on the other; on three, a look-ahead beam as well;
-    beyond TEAM cores, each beam splits its partial programs among its share
-    of the threads at each depth, and each thread repairs below its own
-    ancestor of the best line. Given a cluster's executor of more than one
+    exact search stops there. With two cores or more (`workers`, default:
+    every core, or the local executor's workers), the annealer runs on a
+    thread of its own from the start to the end (Beside), sharing the cores
+    with the exact search; a program it finds while length n is searched
+    ends that search at once when it has n slots (every shorter length is
+    excluded). While a length split over the workers may prove a program
+    already known, the annealer waits. The beams take their turns on the
+    other threads as a Team (on one core the plain beam alone; on three, a
+    look-ahead beam as well; beyond TEAM cores, each beam splits its partial
+    programs among its share of the threads at each depth, and each thread
+    repairs below its own ancestor of the best line). Given a cluster's executor of more than one
     worker instead (and at least HELPERS_AFTER seconds of heuristic), its
     other workers run the heuristic at the same time, each with its own seed
     (member_of: a plain beam, the annealer or a look-ahead beam by the seed,
@@ -944,7 +1015,11 @@ def solve(
     # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of their own
     here = executor is None or executor.kind == "local"
     threads = cores if here else 1
-    guesser = Team(board, stack_cap, threads=threads) if beam and jit and not all_solutions else None
+    heuristic = beam and jit and not all_solutions
+    # on two cores or more, the annealer runs beside everything else from the start; the beams take turns
+    apart = heuristic and threads > 1
+    guesser = Team(board, stack_cap, threads=threads - apart, annealer=not apart) if heuristic else None
+    beside = Beside(board, stack_cap, top, tell=guesser.found) if guesser is not None and apart else None
     nodes = 0
     L = 1
     last = 0.0  # seconds the last length took
@@ -959,23 +1034,36 @@ def solve(
               "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
 
     def best() -> Program | None:
-        return None if guesser is None else guesser.best
+        found = [h.best for h in (guesser, beside) if h is not None and h.best is not None]
+        return min(found, key=lambda p: p.tokens, default=None)
 
     def stats() -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": nodes}
         if guesser is not None:
-            out["beam_nodes"] = guesser.nodes
+            out["beam_nodes"] = guesser.nodes + (0 if beside is None else beside.nodes)
         return out
 
-    with resources:  # worker processes, when a length is split, end with the search
+    def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched
+        if beside is not None and beside.best is not None and beside.best.tokens <= L:
+            raise _Met
+
+    if beside is not None:
+        resources.callback(beside.stop)
+        beside.start()
+    with resources:  # worker processes, when a length is split, and the annealer end with the search
         try:
             while top >= L:
                 known = best()
+                if beside is not None and known is not None:
+                    beside.bound(known.tokens - 1)
                 if known is not None and known.tokens <= L:  # every shorter length is excluded
                     return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
                 expected = last * growth
-                if guesser is not None and beamed < L and expected > BEAM_AFTER and (known is None or known.tokens > L):
+                # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is),
+                # and a shorter program the heuristic could find would be of L slots, which the search finds too
+                deciding = known is not None and known.tokens == L + 1
+                if guesser is not None and beamed < L and expected > BEAM_AFTER and not deciding:
                     beamed = L
                     share = heuristic_share(expected, clock.left())
                     most = (known.tokens - 1) if known is not None else top
@@ -993,21 +1081,37 @@ def solve(
                 if jit and cores > 1 and (expected > PARALLEL_AFTER or split):
                     split = True
                     if run is None:
-                        run = resources.enter_context(executors.local(cores))
+                        with contextlib.nullcontext() if beside is None else beside.paused():
+                            run = resources.enter_context(executors.local(cores))
+                            run.pool.submit(int).result()  # the workers forked now, while the annealer waits
                     count = SHARES_PER_WORKER * cores
                     # the walks above the split depth, repeated by every share, at most the length's own nodes: on
                     # many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
                     depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, deadline)
                     part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
-                    tick = functools.partial(clock.check, length=L, candidates=nodes)
+
+                    def tick(L: int = L, before: int = nodes) -> None:
+                        met(L)
+                        clock.check(length=L, candidates=before)
+
                     length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
-                    done = search_shares(run, part, count, tick, all_solutions, length)
+                    # a length that decides has every core: the annealer waits
+                    held = beside.paused() if beside is not None and deciding else contextlib.nullcontext()
+                    try:
+                        with held:
+                            done = search_shares(run, part, count, tick, all_solutions, length)
+                    except _Met:
+                        continue
                 else:
 
                     def check(seen: int, L: int = L, before: int = nodes) -> None:
+                        met(L)
                         clock.check(length=L, candidates=before + seen)
 
-                    done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
+                    try:
+                        done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
+                    except _Met:
+                        continue
                 nodes += done.nodes
                 growth = growth_of(last_nodes, done.nodes)
                 last, last_nodes = clock.seconds - started, done.nodes
