@@ -442,6 +442,33 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
     assert result.stats["candidates"] < alone.stats["candidates"]
 
 
+def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monkeypatch) -> None:
+    """A length split over the worker processes takes every core: the annealer beside runs no step meanwhile."""
+    made: list[solve_robozzle.Beside] = []
+    real_beside, real_shares = solve_robozzle.Beside, solve_robozzle.search_shares
+
+    def beside(*args, **kwargs) -> solve_robozzle.Beside:
+        made.append(real_beside(*args, **kwargs))
+        return made[-1]
+
+    still: list[bool] = []
+
+    def shares(*args, **kwargs):
+        before = made[0].nodes
+        out = real_shares(*args, **kwargs)
+        time.sleep(0.05)  # (were it still running, it would have run steps by now)
+        still.append(made[0].nodes == before)
+        return out
+
+    monkeypatch.setattr(solve_robozzle, "Beside", beside)
+    monkeypatch.setattr(solve_robozzle, "search_shares", shares)
+    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
+    level = gridbot.load("robozzle:114")
+    result = solve(level, workers=2)
+    assert (result.status, result.length) == ("optimal", 6)
+    assert still and all(still)
+
+
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:
     """The decisions (option codes) of the first program of at most `length` slots the exact search finds."""
     search = solve_robozzle._Search(board, length, 64)

@@ -723,9 +723,9 @@ def member_of(
 
 class Beside:
     """The annealer on a thread of its own for the whole of a solve, beside the exact search and the beams' turns
-    (which then stop only the search): it looks for a program of at most `most` slots, and after each one it
-    finds, for a shorter one, and sets `tell`. `best` is the shortest found so far. Started by `start`, stopped
-    by `stop`."""
+    (paused while the exact search takes every core): it looks for a program of at most `most` slots, and after
+    each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far. Started by
+    `start`, stopped by `stop`."""
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None
@@ -975,11 +975,14 @@ def solve(
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. With two cores or more (`workers`, default:
     every core, or the local executor's workers), the annealer runs on a
-    thread of its own from the start to the end (Beside), sharing the cores
-    with the exact search; a program it finds while length n is searched
-    ends that search at once when it has n slots (every shorter length is
-    excluded). While a length split over the workers may prove a program
-    already known, the annealer waits. The beams take their turns on the
+    thread of its own from the start to the end (Beside) whenever a core is
+    free of the exact search: beside a length searched in this process (a
+    program of n slots it finds while length n is searched ends that search
+    at once: every shorter length is excluded) and beside the beams' turns;
+    it waits while a length is split over the worker processes, which take
+    every core. A length that decides (a program of one slot more is known)
+    gets no heuristic turn: the only better program would have that length,
+    which the search finds as well. The beams take their turns on the
     other threads as a Team (on one core the plain beam alone; on three, a
     look-ahead beam as well; beyond TEAM cores, each beam splits its partial
     programs among its share of the threads at each depth, and each thread
@@ -1095,8 +1098,9 @@ def solve(
                         clock.check(length=L, candidates=before)
 
                     length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
-                    # a length that decides has every core: the annealer waits
-                    held = beside.paused() if beside is not None and deciding else contextlib.nullcontext()
+                    # a length split over the workers has every core: the annealer waits (sharing the cores with it
+                    # lost as many programs and proofs as it gained, on 346 puzzles)
+                    held = contextlib.nullcontext() if beside is None else beside.paused()
                     try:
                         with held:
                             done = search_shares(run, part, count, tick, all_solutions, length)
