@@ -408,7 +408,7 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
 
     class Found:  # a stand-in for Beside: its program appears when length n begins
         best: robozzle.Program | None = None
-        nodes, most = 0, 0
+        nodes, most, started = 0, 0, True
 
         def __init__(self, *args) -> None:
             pass
@@ -463,10 +463,11 @@ def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monke
     monkeypatch.setattr(solve_robozzle, "Beside", beside)
     monkeypatch.setattr(solve_robozzle, "search_shares", shares)
     monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
+    monkeypatch.setattr(solve_robozzle, "BEAM_AFTER", -1.0)  # the annealer started before the first length
     level = gridbot.load("robozzle:114")
     result = solve(level, workers=2)
     assert (result.status, result.length) == ("optimal", 6)
-    assert still and all(still)
+    assert made[0].started and still and all(still)
 
 
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:

@@ -750,10 +750,15 @@ class Beside:
         self.thread.start()
         return self
 
+    @property
+    def started(self) -> bool:
+        return self.thread.ident is not None
+
     def stop(self) -> None:
         """Stop the annealer and wait for it (it looks at the stop flag every ANNEAL_CHUNK steps: milliseconds)."""
         self.done.set()
-        self.thread.join()
+        if self.started:
+            self.thread.join()
 
     def bound(self, most: int) -> None:
         """From now on, only programs of at most `most` slots are worth finding (one is known of `most` + 1)."""
@@ -975,7 +980,7 @@ def solve(
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. With two cores or more (`workers`, default:
     every core, or the local executor's workers), the annealer runs on a
-    thread of its own from the start to the end (Beside) whenever a core is
+    thread of its own from the heuristic's first turn to the end (Beside) whenever a core is
     free of the exact search: beside a length searched in this process (a
     program of n slots it finds while length n is searched ends that search
     at once: every shorter length is excluded) and beside the beams' turns;
@@ -1052,7 +1057,6 @@ def solve(
 
     if beside is not None:
         resources.callback(beside.stop)
-        beside.start()
     with resources:  # worker processes, when a length is split, and the annealer end with the search
         try:
             while top >= L:
@@ -1063,6 +1067,9 @@ def solve(
                     return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
                 expected = last * growth
+                # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
+                if beside is not None and not beside.started and expected > BEAM_AFTER:
+                    beside.start()
                 # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is),
                 # and a shorter program the heuristic could find would be of L slots, which the search finds too
                 deciding = known is not None and known.tokens == L + 1
