@@ -631,18 +631,13 @@ def _random_command(state, alphabet, conds, op, cs, f, i) -> None:
 def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
     """One random change of the program: a slot's command and condition, its condition or its command alone, a
     command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted."""
-    total = 0
-    for f in range(slots.shape[0]):
-        total += slots[f]
-    r = _random(state, total)
+    r = _random(state, slots.sum())
     f = 0
     while r >= slots[f]:  # a function as likely as its share of the slots
         r -= slots[f]
         f += 1
     n = nd[f]
-    used = 0
-    for g in range(slots.shape[0]):
-        used += nd[g]
+    used = nd.sum()
     kind = _random(state, 5)
     if n == 0 or (kind == 2 and n < slots[f] and used < most):
         if used >= most:
@@ -717,9 +712,7 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
         score = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed,
                             stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear)  # fmt: skip
         if score == WON:
-            used = 0
-            for f in range(slots.shape[0]):
-                used += nd[f]
+            used = nd.sum()
             if used <= most:
                 return node, True
             # a win of more slots than wanted (the current program is from before the bound fell): above every

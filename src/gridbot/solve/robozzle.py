@@ -722,10 +722,10 @@ def member_of(
 
 
 class Beside:
-    """The annealer on a thread of its own for the whole of a solve, beside the exact search and the beams' turns
-    (paused while the exact search takes every core): it looks for a program of at most `most` slots, and after
-    each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far. Started by
-    `start`, stopped by `stop`."""
+    """The annealer on a thread of its own for the rest of a solve once started, beside the exact search and the
+    beams' turns (paused while the exact search takes every core): it looks for a program of at most `most`
+    slots, and after each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far.
+    Started by `start`, stopped by `stop`."""
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None
@@ -1024,7 +1024,7 @@ def solve(
     here = executor is None or executor.kind == "local"
     threads = cores if here else 1
     heuristic = beam and jit and not all_solutions
-    # on two cores or more, the annealer runs beside everything else from the start; the beams take turns
+    # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take turns
     apart = heuristic and threads > 1
     guesser = Team(board, stack_cap, threads=threads - apart, annealer=not apart) if heuristic else None
     beside = Beside(board, stack_cap, top, tell=guesser.found) if guesser is not None and apart else None
@@ -1051,7 +1051,7 @@ def solve(
             out["beam_nodes"] = guesser.nodes + (0 if beside is None else beside.nodes)
         return out
 
-    def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched
+    def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched here
         if beside is not None and beside.best is not None and beside.best.tokens <= L:
             raise _Met
 
@@ -1090,29 +1090,21 @@ def solve(
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
                 if jit and cores > 1 and (expected > PARALLEL_AFTER or split):
                     split = True
-                    if run is None:
-                        with contextlib.nullcontext() if beside is None else beside.paused():
-                            run = resources.enter_context(executors.local(cores))
-                            run.pool.submit(int).result()  # the workers forked now, while the annealer waits
-                    count = SHARES_PER_WORKER * cores
-                    # the walks above the split depth, repeated by every share, at most the length's own nodes: on
-                    # many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
-                    depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, deadline)
-                    part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
-
-                    def tick(L: int = L, before: int = nodes) -> None:
-                        met(L)
-                        clock.check(length=L, candidates=before)
-
-                    length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
                     # a length split over the workers has every core: the annealer waits (sharing the cores with it
-                    # lost as many programs and proofs as it gained, on 346 puzzles)
-                    held = contextlib.nullcontext() if beside is None else beside.paused()
-                    try:
-                        with held:
-                            done = search_shares(run, part, count, tick, all_solutions, length)
-                    except _Met:
-                        continue
+                    # lost as many programs and proofs as it gained, on 346 puzzles), and so it holds no lock when
+                    # the workers are forked
+                    with contextlib.nullcontext() if beside is None else beside.paused():
+                        if run is None:
+                            run = resources.enter_context(executors.local(cores))
+                            run.pool.submit(int).result()  # the workers forked now
+                        count = SHARES_PER_WORKER * cores
+                        # the walks above the split depth, repeated by every share, at most the length's own nodes:
+                        # on many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
+                        depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, deadline)
+                        part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
+                        tick = functools.partial(clock.check, length=L, candidates=nodes)
+                        length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
+                        done = search_shares(run, part, count, tick, all_solutions, length)
                 else:
 
                     def check(seen: int, L: int = L, before: int = nodes) -> None:
