@@ -1,7 +1,7 @@
 """Benchmark: the RoboZZle solver over the bundled puzzles (the site's 982).
 
     python benchmarks/robozzle.py [--time-limit S] [--jobs N | --scheduler ADDRESS] [--workers N] [--checkpoint FILE]
-                                  [--csv FILE] [--set NAME] [IDS ...]
+                                  [--csv FILE] [--proofs FILE] [--set NAME] [IDS ...]
 
 Per puzzle: the status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable),
 the length, the lower bound (every shorter length excluded), seconds and search nodes. Then the totals of
@@ -11,14 +11,16 @@ Dask cluster (`--scheduler tcp://HOST:PORT` or `local:N`), one puzzle each at a 
 limit, the kernel loaded before the clock. With `--workers N` (N > 1) the puzzles are solved one after the
 other instead, each proof's long lengths split into shares over the executor. `--checkpoint FILE` records
 each finished puzzle, so an interrupted run resumes. `--set` picks a list from ../shared/levels/robozzle/:
-`test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). Every answer is re-run by
-the simulator before it counts.
+`test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). `--proofs FILE` writes the
+table of proof times that `gridbot levels` shows (the package's data/robozzle/proofs.json). Every answer is re-run
+by the simulator before it counts.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import platform
 import statistics
 import sys
@@ -90,6 +92,7 @@ def main() -> int:
     )
     parser.add_argument("--checkpoint", default=None, help="record finished puzzles in this file (resume from it)")
     parser.add_argument("--csv", help="write every puzzle's row to this file")
+    parser.add_argument("--proofs", help="write the seconds of each proof to this file (data/robozzle/proofs.json)")
     parser.add_argument("--set", choices=sorted(SETS), help="a list of ids from ../shared/levels/robozzle/")
     args = parser.parse_args()
     ids = args.ids or levels.names("robozzle")
@@ -121,7 +124,23 @@ def main() -> int:
             out = csv.DictWriter(f, fieldnames=list(rows[0]))
             out.writeheader()
             out.writerows(rows)
+    if args.proofs:
+        command = " ".join(["benchmarks/robozzle.py", *sys.argv[1:]])
+        Path(args.proofs).write_text(json.dumps(proof_table(rows, args.time_limit, command), indent=1) + "\n")
     return 0
+
+
+def proof_table(rows: list[dict], time_limit: float, command: str) -> dict:
+    """The proof times of `rows` as gridbot.levels reads them (data/GAME/proofs.json): where and how they were
+    measured, the limit, the seconds of each proof, and the puzzles without one."""
+    return {
+        "about": f"{command} on {platform.machine()}, {workers.cores()} cores, {time.strftime('%Y-%m-%d')} "
+        "(BENCHMARKS.md): seconds of each proof (optimal or unsolvable); 'unproven': no proof within the limit "
+        "(a winning program may have been found)",
+        "limit": time_limit,
+        "seconds": {row["id"]: row["seconds"] for row in rows if row["status"] in ("optimal", "unsolvable")},
+        "unproven": [row["id"] for row in rows if row["status"] in ("solved", "timeout")],
+    }
 
 
 def _failures(rows: list[dict]) -> None:

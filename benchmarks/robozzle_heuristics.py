@@ -1,0 +1,85 @@
+"""Benchmark: RoboZZle's heuristics alone (no proof), a fixed time per puzzle.
+
+    python benchmarks/robozzle_heuristics.py [--seconds S] [--jobs N] [--kind KIND] [--seed K]
+                                             [--unproven [--sample N]] [IDS ...]
+
+Each puzzle gets one heuristic (`--kind`: `beam`, `lookahead`, `anneal`) on one thread for `--seconds`, looking
+for a program within the puzzle's slots (no bound from a proof), in `--jobs` processes side by side, the kernels
+compiled before the clock. Prints, per puzzle, whether it found a program, its slots and the seconds it took;
+then how many were found. `--unproven` takes the puzzles the bundled corpus run left without a proof
+(gridbot/data/robozzle/proofs.json), `--sample N` N of them drawn with `--seed`. Every program found is re-run by
+the simulator before it counts. Used to compare versions of a heuristic on the same puzzles; the corpus figures
+come from benchmarks/robozzle.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from concurrent import futures
+from importlib import resources
+
+import gridbot
+from gridbot.games import robozzle
+from gridbot.solve import robozzle as rz
+from gridbot.solve.search import Clock
+
+KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo TEAM
+
+
+def unproven() -> list[str]:
+    """The ids the bundled corpus run left without a proof."""
+    text = resources.files("gridbot").joinpath("data/robozzle/proofs.json").read_text()
+    return list(json.loads(text)["unproven"])
+
+
+def one(name: str, kind: str, seconds: float, seed: int) -> tuple[str, int | None, float, str]:
+    """Puzzle `name`: the slots of the program found (None: none), the seconds to it, the program."""
+    rz.warm_up()
+    level = gridbot.load(f"robozzle:{name}")
+    board = rz.Board.of(level)
+    member = rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
+    clock = Clock(None)
+    found = member.guess(sum(level.slots), clock, seconds)
+    took = clock.seconds
+    if found is None:
+        return name, None, took, ""
+    if not robozzle.run(level, found).verdict.won:
+        raise AssertionError(f"robozzle:{name}: {found} does not win")
+    return name, found.tokens, took, str(found)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ids", nargs="*", help="puzzle ids")
+    parser.add_argument("--seconds", type=float, default=4.0, help="seconds per puzzle (default 4)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes side by side (default 2)")
+    parser.add_argument("--kind", choices=sorted(KINDS), default="anneal")
+    parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
+    parser.add_argument("--unproven", action="store_true", help="the puzzles the corpus run left without a proof")
+    parser.add_argument("--sample", type=int, default=None, help="N of those, drawn with --seed")
+    args = parser.parse_args()
+    ids = list(args.ids)
+    if args.unproven:
+        pool = unproven()
+        ids += random.Random(args.seed).sample(pool, args.sample) if args.sample else pool
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
+          f"{len(ids)} puzzles, {args.kind}, {args.seconds:g} s each, {args.jobs} jobs, seed {args.seed}")  # fmt: skip
+    found = []
+    with futures.ProcessPoolExecutor(args.jobs) as pool:
+        jobs = [pool.submit(one, name, args.kind, args.seconds, args.seed) for name in ids]
+        for job in jobs:
+            name, tokens, took, program = job.result()
+            print(f"{name:>6} {'-' if tokens is None else tokens:>3} {took:7.2f} s  {program}", flush=True)
+            if tokens is not None:
+                found.append((name, took))
+    print(f"\nfound {len(found)} of {len(ids)}: {' '.join(name for name, _ in found)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
