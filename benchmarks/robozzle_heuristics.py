@@ -3,13 +3,16 @@
     python benchmarks/robozzle_heuristics.py [--seconds S] [--jobs N] [--kind KIND] [--seed K]
                                              [--unproven [--sample N]] [IDS ...]
 
-Each puzzle gets one heuristic (`--kind`: `beam`, `lookahead`, `anneal`) on one thread for `--seconds`, looking
-for a program within the puzzle's slots (no bound from a proof), in `--jobs` processes side by side, the kernels
-compiled before the clock. Prints, per puzzle, whether it found a program, its slots and the seconds it took;
-then how many were found. `--unproven` takes the puzzles the bundled corpus run left without a proof
-(gridbot/data/robozzle/proofs.json), `--sample N` N of them drawn with `--seed`. Every program found is re-run by
-the simulator before it counts. Used to compare versions of a heuristic on the same puzzles; the corpus figures
-come from benchmarks/robozzle.py.
+Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair; `beam-R`, `beam-G`, `beam-B`,
+the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
+part of `solve`; `lookahead`; `anneal`) on one thread for `--seconds`, looking for a program within the puzzle's
+slots (no bound from a proof), in `--jobs` processes side by side, the kernels compiled before the clock. A
+puzzle a kind does not apply to (a relaxation of a colour its conditions cannot name, or of a puzzle of one
+colour) is left out.
+Prints, per puzzle, whether it found a program, its slots and the seconds it took; then how many were found.
+`--unproven` takes the puzzles the bundled corpus run left without a proof (gridbot/data/robozzle/proofs.json),
+`--sample N` N of them drawn with `--seed`. Every program found is re-run by the simulator before it counts.
+Used to compare versions of a heuristic on the same puzzles; the corpus figures come from benchmarks/robozzle.py.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from gridbot.solve import robozzle as rz
 from gridbot.solve.search import Clock
 
 KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo TEAM
+RELAXED = {"beam-R": 0, "beam-G": 1, "beam-B": 2}  # the colour a relaxed beam's conditions name
 
 
 def unproven() -> list[str]:
@@ -36,12 +40,24 @@ def unproven() -> list[str]:
     return [name for name in names if levels.proof_time(robozzle.NAME, name).seconds is None]
 
 
-def one(name: str, kind: str, seconds: float, seed: int) -> tuple[str, int | None, float, str]:
-    """Puzzle `name`: the slots of the program found (None: none), the seconds to it, the program."""
+def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | None:
+    """The heuristic `kind` on `board`, or None when it does not apply."""
+    if kind in KINDS:
+        return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
+    bit = 2 << RELAXED[kind]
+    if not any(narrow.named == bit for narrow in rz.relaxations(board)):
+        return None
+    return rz.Beam(board.relaxed(bit, paints=True), robozzle.STACK_CAP, seed=rz.TEAM * seed)
+
+
+def one(name: str, kind: str, seconds: float, seed: int) -> tuple[str, int | None, float, str] | None:
+    """Puzzle `name`: the slots of the program found (None: none), the seconds to it, the program; None when the
+    heuristic does not apply to it."""
     rz.warm_up()
     level = gridbot.load(f"robozzle:{name}")
-    board = rz.Board.of(level)
-    member = rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
+    member = heuristic(rz.Board.of(level), kind, seed)
+    if member is None:
+        return None
     clock = Clock(None)
     found = member.guess(sum(level.slots), clock, seconds)
     took = clock.seconds
@@ -57,7 +73,7 @@ def main() -> int:
     parser.add_argument("ids", nargs="*", help="puzzle ids")
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per puzzle (default 4)")
     parser.add_argument("--jobs", type=int, default=2, help="processes side by side (default 2)")
-    parser.add_argument("--kind", choices=sorted(KINDS), default="anneal")
+    parser.add_argument("--kind", choices=sorted([*KINDS, *RELAXED]), default="anneal")
     parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
     parser.add_argument("--unproven", action="store_true", help="the puzzles the corpus run left without a proof")
     parser.add_argument("--sample", type=int, default=None, help="N of those, drawn with --seed")
@@ -68,15 +84,18 @@ def main() -> int:
         ids += random.Random(args.seed).sample(left, args.sample) if args.sample else left
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
           f"{len(ids)} puzzles, {args.kind}, {args.seconds:g} s each, {args.jobs} jobs, seed {args.seed}")  # fmt: skip
-    found = []
+    found, tried = [], 0
     with futures.ProcessPoolExecutor(args.jobs) as pool:
         jobs = [pool.submit(one, name, args.kind, args.seconds, args.seed) for name in ids]
         for job in jobs:
-            name, tokens, took, program = job.result()
+            if (row := job.result()) is None:
+                continue
+            tried += 1
+            name, tokens, took, program = row
             print(f"{name:>6} {'-' if tokens is None else tokens:>3} {took:7.2f} s  {program}", flush=True)
             if tokens is not None:
                 found.append(name)
-    print(f"\nfound {len(found)} of {len(ids)}: {' '.join(found)}")
+    print(f"\nfound {len(found)} of {tried}: {' '.join(found)}")
     return 0
 
 

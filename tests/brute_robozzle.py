@@ -133,10 +133,11 @@ def _any_wins(colour, star, r0, c0, facing0, stars, choice_ops, choice_conds, co
         digits[j] += 1
 
 
-def minimum(level: Level, max_size: int) -> int | None:
-    """The fewest occupied slots of a winning program with at most `max_size`, or None."""
+def minimum(level: Level, max_size: int, conds: str = COLOURS) -> int | None:
+    """The fewest occupied slots of a winning program with at most `max_size` whose conditions name only colours
+    in `conds` (default: any), or None."""
     board = _board(level)
-    choices = slot_choices(level)
+    choices = [choice for choice in slot_choices(level) if not choice.cond or choice.cond in conds]
     op_code = {"F": 0, "L": 1, "R": 2, **{str(g + 1): 3 + g for g in range(5)}, "PR": 8, "PG": 9, "PB": 10}
     choice_ops = np.array([op_code[ch.op] for ch in choices], np.int64)
     choice_conds = np.array([COLOURS.index(ch.cond) if ch.cond else -1 for ch in choices], np.int64)

@@ -88,6 +88,28 @@ def test_solver_minimum_equals_every_program_tried_up_to_4(level: Level) -> None
     assert (result.length if result.status == "optimal" else None) == reference
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_a_relaxed_board_finds_the_fewest_slots_with_conditions_on_its_colour_only(level: Level) -> None:
+    """The relaxations (conditions on one colour only) against every program so conditioned: the exact search
+    on a relaxed board finds their minimum, and every program it finds wins on the puzzle."""
+    board = solve_robozzle.Board.of(level)
+    relaxed = solve_robozzle.relaxations(board)
+    assert len(relaxed) == (bin(board.named).count("1") if bin(board.named).count("1") > 1 else 0)
+    for narrow in relaxed:
+        colour = next(c for k, c in enumerate(robozzle.COLOURS) if narrow.named == 2 << k)
+        found = None
+        for L in range(1, 4):
+            programs = solve_robozzle._search_length(narrow, L, 1024, True, None).programs
+            if programs:
+                found = L
+                for program in programs:
+                    assert robozzle.run(level, program).verdict.won
+                    assert all(c.cond in ("", colour) for body in program.functions for c in body)
+                break
+        assert found == brute_robozzle.minimum(level, 3, conds=colour)
+
+
 def draw_program(level: Level, data) -> robozzle.Program:
     """A random program that fits `level`: any command the puzzle allows, any condition, in any of its slots."""
     choices = brute_robozzle.slot_choices(level)

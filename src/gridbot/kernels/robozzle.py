@@ -47,6 +47,10 @@ OP_F, OP_L, OP_R, OP_CALL, OP_PAINT = 0, 1, 2, 3, 8
 N_OPS = 11
 UNKNOWN = -1
 NO_COND = 1  # bit of "no condition" in a condition set; colour c is bit 2 << c
+COLOUR_BITS = 14  # the colours' bits of a condition set
+# `present` (the colours that can occur, as condition bits) also holds, this many bits up, the colours a
+# relaxed board's conditions may not name (a heuristic's narrower search; the exact search has none)
+CONDS_OFF = 4
 
 MAX_FUNCTIONS, MAX_SLOTS = 5, 10
 MAX_OPTIONS = 16
@@ -267,9 +271,11 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
                 n += 1
         if pc == slots[f] or used == length:
             return n
-        runs = NO_COND | here_bit if present != here_bit else NO_COND
+        # colours a condition may name: those present, less any a relaxed board leaves out (CONDS_OFF)
+        named = present & COLOUR_BITS & ~(present >> CONDS_OFF)
+        runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
         n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
-        skipped = present & ~here_bit
+        skipped = named & ~here_bit
         if skipped:
             frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
             n += 1

@@ -67,7 +67,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -167,6 +167,19 @@ class Board:
             step, colour, star, np.array(level.slots, np.int64), paints, present, prev_same, start,
             int(level.facing), len(level.stars), h * w,
         )  # fmt: skip
+
+    @property
+    def named(self) -> int:
+        """The colours a condition may name (condition bits): those that can occur, less those a relaxed board
+        leaves out."""
+        return self.present & kern.COLOUR_BITS & ~(self.present >> kern.CONDS_OFF)
+
+    def relaxed(self, named: int, paints: bool) -> Board:
+        """This board for a narrower search (a heuristic's): conditions name only colours in `named` (condition
+        bits), paints only when `paints`. Every program that wins here wins on the board itself. O(1)."""
+        off = kern.COLOUR_BITS & ~named
+        return replace(self, present=self.present & kern.COLOUR_BITS | off << kern.CONDS_OFF,
+                       paints=self.paints if paints else 0)  # fmt: skip
 
 
 class _Search:
@@ -586,7 +599,7 @@ class Annealer(_Heuristic):
             + [kern.OP_PAINT + c for c in range(3) if board.paints >> c & 1],
             np.int64,
         )
-        self.conds = np.array([2 << c for c in range(3) if board.present & (2 << c)], np.int64)
+        self.conds = np.array([2 << c for c in range(3) if board.named & (2 << c)], np.int64)
         self.spos, self.sdist, self.snear = _star_distances(board)
         self.nodes = 0
         self.best: Program | None = None
@@ -719,6 +732,17 @@ def member_of(
         return Annealer(board, stack_cap, seed=seed, stop=stop)
     look = LOOKAHEAD if seed % TEAM == 2 else 0
     return Beam(board, stack_cap, seed=seed, stop=stop, threads=threads, lookahead=look)
+
+
+def relaxations(board: Board) -> list[Board]:
+    """The board with conditions on one colour only, one board per colour its conditions may name, when they may
+    name two or more (else none): narrower searches, each of whose programs wins on `board` too. O(1).
+
+    Not part of `solve`: beams on them find programs for other puzzles than the plain beam, but sharing the
+    plain beam's time with them lost as many programs as they found (BENCHMARKS.md); they stay for
+    benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a heuristic of another kind is looked for."""
+    colours = [2 << c for c in range(3) if board.named & (2 << c)]
+    return [board.relaxed(bit, paints=True) for bit in colours] if len(colours) > 1 else []
 
 
 class Beside:
