@@ -5,7 +5,8 @@
 
 Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair; `beam-R`, `beam-G`, `beam-B`,
 the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
-part of `solve`; `lookahead`; `anneal`) on one thread for `--seconds`, looking for a program within the puzzle's
+part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for
+the rest) on one thread for `--seconds`, looking for a program within the puzzle's
 slots (no bound from a proof), in `--jobs` processes side by side, the kernels compiled before the clock. A
 puzzle a kind does not apply to (a relaxation of a colour its conditions cannot name, or of a puzzle of one
 colour) is left out.
@@ -40,10 +41,30 @@ def unproven() -> list[str]:
     return [name for name in names if levels.proof_time(robozzle.NAME, name).seconds is None]
 
 
-def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | None:
+class AnnealThenRelaxed:
+    """One thread as the annealer beside the proof might spend it: the annealer for half the time, then a beam on
+    each relaxation in turn for an equal part of the rest (the annealer all the time on a puzzle without any)."""
+
+    def __init__(self, board: rz.Board, seed: int) -> None:
+        self.annealer = rz.Annealer(board, robozzle.STACK_CAP, seed=rz.TEAM * seed + KINDS["anneal"])
+        self.beams = [rz.Beam(narrow, robozzle.STACK_CAP, seed=rz.TEAM * seed) for narrow in rz.relaxations(board)]
+
+    def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
+        stop = clock.seconds + seconds
+        found = self.annealer.guess(most_slots, clock, seconds / 2 if self.beams else seconds)
+        for k, beam in enumerate(self.beams):
+            if found is not None:
+                break
+            found = beam.guess(most_slots, clock, max(0.0, stop - clock.seconds) / (len(self.beams) - k))
+        return found
+
+
+def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | AnnealThenRelaxed | None:
     """The heuristic `kind` on `board`, or None when it does not apply."""
     if kind in KINDS:
         return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
+    if kind == "anneal-relaxed":
+        return AnnealThenRelaxed(board, seed)
     bit = 2 << RELAXED[kind]
     if not any(narrow.named == bit for narrow in rz.relaxations(board)):
         return None
@@ -73,7 +94,7 @@ def main() -> int:
     parser.add_argument("ids", nargs="*", help="puzzle ids")
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per puzzle (default 4)")
     parser.add_argument("--jobs", type=int, default=2, help="processes side by side (default 2)")
-    parser.add_argument("--kind", choices=sorted([*KINDS, *RELAXED]), default="anneal")
+    parser.add_argument("--kind", choices=sorted([*KINDS, *RELAXED, "anneal-relaxed"]), default="anneal")
     parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
     parser.add_argument("--unproven", action="store_true", help="the puzzles the corpus run left without a proof")
     parser.add_argument("--sample", type=int, default=None, help="N of those, drawn with --seed")
