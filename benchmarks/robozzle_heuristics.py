@@ -65,10 +65,8 @@ def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | 
         return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
     if kind == "anneal-relaxed":
         return AnnealThenRelaxed(board, seed)
-    bit = 2 << RELAXED[kind]
-    if not any(narrow.named == bit for narrow in rz.relaxations(board)):
-        return None
-    return rz.Beam(board.relaxed(bit, paints=True), robozzle.STACK_CAP, seed=rz.TEAM * seed)
+    narrow = next((b for b in rz.relaxations(board) if b.named == 2 << RELAXED[kind]), None)
+    return None if narrow is None else rz.Beam(narrow, robozzle.STACK_CAP, seed=rz.TEAM * seed)
 
 
 def one(name: str, kind: str, seconds: float, seed: int) -> tuple[str, int | None, float, str] | None:

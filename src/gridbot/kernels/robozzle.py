@@ -252,7 +252,9 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     empty function), or a command that runs now (conditions "none" or the
     colour here; a paint of the colour here only unconditioned), or a command
     skipped now (a condition on another colour that can occur; the command is
-    decided when it first runs). A decided slot whose conditions split on the
+    decided when it first runs). Conditions name only colours the board lets
+    them name (a relaxed board's mask, CONDS_OFF; every colour in the exact
+    search). A decided slot whose conditions split on the
     colour here: the part that runs (with its command, if not yet decided) or
     the part that is skipped.
     """

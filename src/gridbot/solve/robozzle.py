@@ -174,6 +174,11 @@ class Board:
         leaves out."""
         return self.present & kern.COLOUR_BITS & ~(self.present >> kern.CONDS_OFF)
 
+    @property
+    def condition_bits(self) -> list[int]:
+        """The condition bit of each colour a condition may name (`named`), red first."""
+        return [2 << c for c in range(3) if self.named & (2 << c)]
+
     def relaxed(self, named: int, paints: bool) -> Board:
         """This board for a narrower search (a heuristic's): conditions name only colours in `named` (condition
         bits), paints only when `paints`. Every program that wins here wins on the board itself. O(1)."""
@@ -599,7 +604,7 @@ class Annealer(_Heuristic):
             + [kern.OP_PAINT + c for c in range(3) if board.paints >> c & 1],
             np.int64,
         )
-        self.conds = np.array([2 << c for c in range(3) if board.named & (2 << c)], np.int64)
+        self.conds = np.array(board.condition_bits, np.int64)
         self.spos, self.sdist, self.snear = _star_distances(board)
         self.nodes = 0
         self.best: Program | None = None
@@ -741,7 +746,7 @@ def relaxations(board: Board) -> list[Board]:
     Not part of `solve`: beams on them find programs for other puzzles than the plain beam, but sharing the
     plain beam's time with them lost as many programs as they found (BENCHMARKS.md); they stay for
     benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a heuristic of another kind is looked for."""
-    colours = [2 << c for c in range(3) if board.named & (2 << c)]
+    colours = board.condition_bits
     return [board.relaxed(bit, paints=True) for bit in colours] if len(colours) > 1 else []
 
 
