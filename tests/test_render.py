@@ -21,7 +21,7 @@ from gridbot import games, levels, render
 from gridbot.cli import cli
 from gridbot.games import carrots
 from gridbot.render import raster, svg_text
-from gridbot.render.scene import Board, Rect, Scene
+from gridbot.render.scene import Board, Line, Rect, Scene
 from gridbot.result import SolveResult
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -214,6 +214,17 @@ def test_a_run_longer_than_the_frames_is_sampled():
     scenes = render.film(level, program, 20)
     assert len(scenes) == 20
     assert_gif_shows(render.gif(level, program, 20), scenes)
+
+
+def test_an_endless_run_draws_each_hop_once():
+    """The hops are drawn once each, not once a lap: an endless run's picture has O(squares) points (one point
+    a step made its GIF take a minute)."""
+    level = gridbot.load("carrots:12")
+    program = carrots.parse_program("LOOP{F LOOP(7){F L}}")  # round the same few squares until MAX_STEPS
+    assert render.drawing(level).steps(level, program) == render.MAX_STEPS
+    end = render.scene(level, program)
+    points = sum(len(s.points) for s in end.shapes if isinstance(s, Line) and s.cls == "path")
+    assert 1 <= points <= 4 * level.size  # a square has at most four neighbours, each hop counted from both ends
 
 
 def test_pictures_are_byte_identical_twice():

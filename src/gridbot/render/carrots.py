@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from gridbot.games import carrots
 from gridbot.grid import Direction
 
-from .scene import Board, Scene, steps_between
+from .scene import Board, Scene, Trail, steps_between
 
 PALETTE = carrots.SQUARE + carrots.MARKED + carrots.VOID  # what a click on a cell turns it into, in turn
 COLOURS = {carrots.SQUARE: "#9ccc65", carrots.MARKED: "#ff9800", carrots.START: "#ff9800"}
@@ -31,7 +31,7 @@ def steps(level: carrots.Level, program: carrots.Program) -> int:
     return sum(1 for _ in itertools.islice(carrots.steps(level, program), MAX_STEPS))
 
 
-def _picture(level: carrots.Level, board: Board, marks: int, square: int, facing: int, trail: list[int]) -> Scene:
+def _picture(level: carrots.Level, board: Board, marks: int, square: int, facing: int, trail: Trail | None) -> Scene:
     grid = ["".join(carrots.VOID if ch == carrots.VOID else carrots.SQUARE for ch in row) for row in level.rows]
     bits = bin(marks)[:1:-1]
     rows = [list(row) for row in grid]
@@ -40,8 +40,8 @@ def _picture(level: carrots.Level, board: Board, marks: int, square: int, facing
             r, c = level.squares[i]
             rows[r][c] = carrots.MARKED
     shapes: list = board.tiles(["".join(row) for row in rows], COLOURS)
-    if len(trail) > 1:
-        shapes.append(board.path([level.squares[s] for s in trail], HOPS))
+    if trail is not None:
+        shapes += trail.lines(board, HOPS)
     r, c = level.squares[square]
     shapes.append(board.arrow(r, c, facing, BUNNY))
     caption = f"{level.name}: {bin(marks).count('1')} of {level.size} squares marked"
@@ -54,14 +54,13 @@ def draw(level: carrots.Level, program: carrots.Program | None, at: Sequence[int
     board = Board(len(level.rows), len(level.rows[0]))
     square, facing = level.start_state
     marks = level.initial_marks | (1 << level.start)
-    trail = [square]
+    trail = Trail(level.squares[square])
     if program is None:
-        return [_picture(level, board, marks, square, facing, [])]
+        return [_picture(level, board, marks, square, facing, None)]
     out: list[Scene] = []
     for taken in steps_between(carrots.steps(level, program), at):
         for step in taken:
-            if step.square != trail[-1]:
-                trail.append(step.square)
+            trail.go(level.squares[step.square])
             square, facing, marks = step.square, step.facing, step.marks
         out.append(_picture(level, board, marks, square, facing, trail))
     return out
