@@ -448,6 +448,7 @@ def test_journey_memory_is_a_table_of_the_map_not_a_set_of_states() -> None:
     assert peak <= 19 * (level.width + 2) * (level.height + 2) + 4 * len(trip.moves) + (64 << 10)
 
 
+@pytest.mark.clock
 def test_a_million_cell_map_keeps_time_and_memory() -> None:
     """1000x1000: about 500,000 moves breaking 50,000 X (as many epochs); the clock and the memory budget stop
     him when asked, with a clear status; without them the answer is checked by the simulator."""
@@ -493,6 +494,7 @@ def test_random_level_is_deterministic_and_mostly_reached() -> None:
         bender.random_level(10, 10, 1, tiles={"@": 1.0})
 
 
+@pytest.mark.clock
 def test_random_and_hostile_maps_keep_the_time_limit() -> None:
     """From 3x4 to the 1000x1000 limit, and hostile mixes (all walls, all X in breaker mode, all inverters,
     all modifiers): within the limit + the issue's slack, a checked answer or a clear status."""

@@ -26,6 +26,8 @@ from gridbot.solve import lightbot as lightbot_solver
 from gridbot.solve import robos_escape as escape_solver
 from gridbot.solve import robozzle as robozzle_solver
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 pytest.importorskip("distributed")
 
 SLOW_PUZZLE = "robozzle:38"  # about 1.3 s alone, 7 slots: lengths 1 to 6 excluded, then found

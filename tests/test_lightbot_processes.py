@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 SCRIPT = """
 import sys

@@ -350,6 +350,7 @@ def test_workers_share_the_tree_and_agree(monkeypatch) -> None:
     assert before <= after < 1.1 * before
 
 
+@pytest.mark.clock
 def test_time_limit_reports_the_excluded_lengths() -> None:
     result = solve(gridbot.load("lightbot:11"), time_limit=0.2)
     assert result.status == "timeout" and result.solution is None and result.lower_bound >= 1
@@ -501,6 +502,7 @@ def _bound(limit: float) -> float:
     return limit + max(1.0, 0.1 * limit)
 
 
+@pytest.mark.clock
 def test_time_limit_kept_on_a_flat_50_by_50_board() -> None:
     """The lights in reach were computed from every tile by a search in plain Python (9 s here)."""
     solve_lightbot.warm_up()
@@ -531,6 +533,7 @@ SIX_BY_SEVEN = """
 """
 
 
+@pytest.mark.clock
 def test_pieces_of_winning_walks_keep_their_time() -> None:
     from gridbot.solve import lightbot_paths
 
@@ -544,6 +547,7 @@ def test_pieces_of_winning_walks_keep_their_time() -> None:
     assert len(ticks) > 1 and max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 0.5
 
 
+@pytest.mark.clock
 def test_time_limit_kept_with_the_look_ahead_on_the_6_by_7_level() -> None:
     level = Level.parse(SIX_BY_SEVEN)
     solve_lightbot.warm_up()
@@ -617,6 +621,7 @@ except SystemExit as end:
 """
 
 
+@pytest.mark.clock
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_100_by_100_board_under_a_memory_limit(tmp_path, seed: int) -> None:
     """The largest board the format allows, in a process limited to 2 GiB of address space, with both workers:
@@ -681,6 +686,7 @@ def test_levels_no_walk_can_light_are_unsolvable_at_once(level: Level) -> None:
         assert solve(level, max_length=6).lower_bound == 7
 
 
+@pytest.mark.clock
 def test_a_random_level_whose_lights_no_walk_reaches_is_unsolvable() -> None:
     """Benchmark seed 22: a drop from the robot's 3 cannot be climbed back, and the lights lie on both sides of
     it. The search alone could only exclude lengths one by one up to 28 (the C++ baseline never ends)."""

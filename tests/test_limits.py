@@ -21,6 +21,8 @@ from gridbot.grid import GridbotError, LevelError
 from gridbot.solve import search, workers
 from gridbot.solve.search import Clock, check_time_limit
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 # ---------------------------------------------------------------- reading levels
 
 

@@ -20,6 +20,8 @@ from gridbot.games.pellet import MAX_SIDE, Level
 from gridbot.solve import pellet as solver
 from gridbot.solve.search import Clock
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 N = MAX_SIDE
 
 

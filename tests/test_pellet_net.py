@@ -22,6 +22,8 @@ from gridbot.net import client as net_client
 from gridbot.net.server import PelletServer, ServerConfig, board_size, make_board
 from gridbot.solve.pellet import solve, warm_up
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 SMALL = ServerConfig(port=0, rounds=3, time_limit=5.0, seed=11, min_size=(5, 4), max_size=(10, 8), flag="flag{t3st}")
 BOUND = 30.0  # no test waits longer than this for anything
 

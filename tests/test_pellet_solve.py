@@ -288,6 +288,7 @@ def test_same_seed_same_path() -> None:
     assert_valid(level, solve(level, seed=4))
 
 
+@pytest.mark.clock
 def test_time_limit_gives_timeout() -> None:
     level = pellet.random_level(100, 100, 1, fill=0.8)
     result = solve(level, time_limit=0.001)

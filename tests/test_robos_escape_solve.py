@@ -149,6 +149,7 @@ def test_unreachable_exit_is_unsolvable() -> None:
     assert result.status == "unsolvable" and result.solution is None
 
 
+@pytest.mark.clock
 def test_time_limit_returns_the_best_found() -> None:
     level = gridbot.load("robos_escape:1")
     result = solve(level, time_limit=0.5)
@@ -310,6 +311,7 @@ HOSTILE = [  # (width, height, random_level options)
 ]
 
 
+@pytest.mark.clock
 @pytest.mark.parametrize("limit", [0.5])
 def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
     """Levels up to the format's 10x10 and hostile mixes: within the limit + the issue's slack, a program the

@@ -172,6 +172,7 @@ def test_a_program_that_does_not_fit_the_puzzle_is_refused() -> None:
             robozzle.run(level, program)
 
 
+@pytest.mark.clock
 def test_action_free_call_storms_end_quickly() -> None:
     """Every function calls the next five times, none acts on red: 5^4 calls per round without the shortcut."""
     level = Level.parse("functions: 10 10 10 10 10\npaint: none\nstart: 1 1 east\nrrrR")

@@ -248,6 +248,7 @@ def test_the_heuristic_runs_on_a_thread_per_local_core(monkeypatch) -> None:
         assert apart and all(apart)
 
 
+@pytest.mark.clock
 def test_a_team_of_two_runs_a_beam_and_the_annealer_and_the_first_find_stops_the_other(monkeypatch) -> None:
     """On two threads the team is a plain beam and the annealer; the one that finds a program stops the other,
     here an annealer that waits until it is asked to stop (or a minute). Three threads add a look-ahead beam;
@@ -381,6 +382,7 @@ def test_an_annealer_given_a_lower_bound_never_returns_a_longer_program(level: L
     assert most >= proof.length - 1
 
 
+@pytest.mark.clock
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
 def test_the_annealer_beside_finds_within_its_bound_pauses_and_stops(level: Level, seed: int) -> None:
@@ -421,6 +423,7 @@ def test_the_annealer_beside_never_changes_what_is_proven(level: Level) -> None:
         assert robozzle.run(level, result.program).verdict.won
 
 
+@pytest.mark.clock
 def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatch) -> None:
     """A program of n slots the annealer beside finds while length n is searched ends that search at once (every
     shorter length is excluded): the answer is that program, proven, after fewer nodes."""

@@ -13,6 +13,8 @@ import pytest
 
 from gridbot import games, soak
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 TIME_LIMIT = 1.0
 # levels at the format's size limit (a million squares for Carrots and Torch cave) get 5 s: there the command's
 # fixed costs (imports, loading the compiled kernels, reading the board, re-running a long answer) alone take

@@ -157,6 +157,7 @@ def test_all_solutions_are_distinct_optimal_and_complete() -> None:
         assert carrots.run(level, p).verdict.won
 
 
+@pytest.mark.clock
 def test_time_limit_gives_a_checked_program_and_an_honest_bound() -> None:
     level = gridbot.load("carrots:12")
     result = solve(level, time_limit=0.05)
@@ -329,6 +330,7 @@ def test_tour_kernel_and_twin_agree_and_the_tour_completes(width: int, height: i
     assert not codes or codes[-1] == 0
 
 
+@pytest.mark.clock
 def test_full_32x32_board_with_one_second_answers_in_time() -> None:
     """Issue 15: `gridbot solve carrots FULL_32x32 --time-limit 1` ended in a RecursionError."""
     level = full_board(32, 32)
@@ -337,6 +339,7 @@ def test_full_32x32_board_with_one_second_answers_in_time() -> None:
     check_answer(level, result, 1, time.perf_counter() - start)
 
 
+@pytest.mark.clock
 @pytest.mark.parametrize("side", [100, 1000])
 def test_full_boards_up_to_the_format_limit_answer_in_time(side: int) -> None:
     """Issue 15: a full 100 x 100 board asked numpy for 47.9 GiB at once; 1000 x 1000 is the largest board the
@@ -382,6 +385,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.clock
 def test_full_boards_under_a_4_gib_address_space_limit() -> None:
     """Issue 15: under `ulimit -v` even 30 x 30 failed (the budget ignored RLIMIT_AS and the first allocation ignored
     the budget). A child process with RLIMIT_AS of 4 GiB gets a verified answer or a clear status, no traceback."""
@@ -441,6 +445,7 @@ def test_tiny_memo_and_child_chunks_keep_the_optimum(text: str, monkeypatch) -> 
     assert result.length == brute.minimum(level, max_length=6, counts=counts_for(level))
 
 
+@pytest.mark.clock
 def test_greedy_and_smallest_counts_stop_at_their_deadline() -> None:
     from gridbot.solve.carrots import FragmentTables, greedy, smallest_counts
 
@@ -484,6 +489,7 @@ print(result.status, elapsed, result.stats.get("reason", ""), sep="|")
 """
 
 
+@pytest.mark.clock
 @pytest.mark.parametrize(("entry", "limit"), [("solver", 0.05), ("api", 0.8)])
 def test_a_short_time_limit_in_a_fresh_process_is_kept(entry: str, limit: float) -> None:
     """The first solve of a process imports the solver and loads the compiled kernels, both under its clock; with
@@ -495,6 +501,7 @@ def test_a_short_time_limit_in_a_fresh_process_is_kept(entry: str, limit: float)
     assert "kernels" in reason
 
 
+@pytest.mark.clock
 def test_random_levels_answer_verified_within_the_time_bound() -> None:
     """52 random boards from 2 x 2 to 40 x 40 (some with marked squares), time limits of 0.5 to 2 s: every answer is
     re-run, every status is clear, every time bound kept."""

@@ -319,6 +319,7 @@ def cluster_cave(seed: int) -> Level:
             return Level.parse("\n".join("".join(row) for row in grid))
 
 
+@pytest.mark.clock
 def test_time_limit_gives_a_lower_bound() -> None:
     level = cluster_cave(1)
     result = torch_cave.solve(level, time_limit=1e-9)
@@ -618,6 +619,7 @@ def test_labels_past_the_memory_budget_stop_with_a_reason(monkeypatch) -> None:
         assert run(level, result.solution).verdict.won and result.length >= exact.length
 
 
+@pytest.mark.clock
 def test_the_issue_cave_keeps_its_time_limit() -> None:
     """Issue 15: a 100x100 cave with 2000 torches and time_limit=1 took 10 s (one search per torch before the
     clock was looked at). Now within 1 s + the issue's slack, also without rules 7 and 8, whatever the status."""
@@ -668,6 +670,7 @@ HOSTILE = [  # (width, height, random_level options, time limit)
 ]
 
 
+@pytest.mark.clock
 def test_random_and_hostile_caves_keep_the_time_limit() -> None:
     """Random caves from 2 cells to the format's limit, and hostile shapes: within the limit + the issue's slack,
     a verified walk or a clear status. (The compiled searches are loaded first: a fresh process adds numba's
@@ -732,6 +735,7 @@ def test_long_walks_by_arrays_agree_with_the_loop(monkeypatch) -> None:
         assert arrays.taken == loop.taken
 
 
+@pytest.mark.clock
 def test_a_half_million_step_answer_is_checked_and_shown_quickly() -> None:
     """A 1000x1000 serpentine lit every 14 steps: the answer (500,498 steps) is re-run and described in about a
     second, with the light of the first LIGHTS_SHOWN steps."""

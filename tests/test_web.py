@@ -27,6 +27,8 @@ from gridbot.web.solves import recheck
 
 from .web_server import serve
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 # A level whose proof takes far longer than any test here waits (the solver needs minutes for it).
 LONG = str(carrots.random_level(14, 14, 1))
 CARROTS_12 = "R LOOP{R LOOP(4){LOOP(3){F} R} F}"

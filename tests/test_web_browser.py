@@ -18,6 +18,8 @@ from gridbot.games import carrots
 from .test_web import CARROTS_12, LONG, gone
 from .web_server import serve
 
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
 CHROMIUM = "/usr/bin/chromium"
 expect.set_options(timeout=20_000)  # the machine may be busy: a run or a level load can take seconds
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
