@@ -35,6 +35,8 @@ must complete its level.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import inspect
 import json
 import os
@@ -155,6 +157,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point (`gridbot`)."""
     started = time.monotonic()  # the command's clock: --time-limit counts from here
     signal.signal(signal.SIGTERM, _terminated)
+    # at exit, the interpreter's last collections would walk every object numba made loading the kernels: most
+    # of a second after every solve, past the time limit; frozen, they are left to the process's end
+    atexit.register(gc.freeze)
     try:
         cli.main(args=argv, prog_name="gridbot", obj={"started": started})
     except KeyboardInterrupt:  # outside a command, e.g. while importing

@@ -114,6 +114,7 @@ BEAM_LAST = 0.5  # its share of the time left before a length that may well not 
 HOPELESS = 1  # a length expected to take more than this many times the time left will not end in time...
 BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
 HELPERS_AFTER = 0.5  # seconds of heuristic before the other cores guess as well (starting them takes time)
+WARM_UP_SECONDS = 0.9  # about what loading the compiled kernels takes (from numba's cache) on the 2-core VM
 HELPER_GRACE = 1.0  # seconds a worker's heuristic may take to come back once asked to stop
 
 
@@ -744,8 +745,9 @@ def relaxations(board: Board) -> list[Board]:
     name two or more (else none): narrower searches, each of whose programs wins on `board` too. O(1).
 
     Not part of `solve`: beams on them find programs for other puzzles than the plain beam, but sharing the
-    plain beam's time with them lost as many programs as they found (BENCHMARKS.md); they stay for
-    benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a heuristic of another kind is looked for."""
+    plain beam's time with them, or the annealer's, lost as many programs as they found (BENCHMARKS.md); they
+    stay for benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a heuristic of another kind is
+    looked for."""
     colours = board.condition_bits
     return [board.relaxed(bit, paints=True) for bit in colours] if len(colours) > 1 else []
 
@@ -1031,14 +1033,12 @@ def solve(
     say), or else over `workers` local processes (default: every core),
     started when first needed; a length is excluded only when every share
     has come back finished, and with the executor's checkpoint each finished
-    share is recorded (and not searched again by a run that resumes).
+    share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
+    loading the compiled kernels included: with less than WARM_UP_SECONDS left for that in a process that has
+    not loaded them yet, the answer is 'timeout' at once, saying why.
     Exponential in the length; each answer is re-run by the game's simulator.
     """
-    clock = Clock(time_limit, progress)
-    if jit:
-        warm_up()
-    board = Board.of(level)
-    top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
+    clock = Clock(time_limit, progress)  # first: loading the kernels counts
     cut_off = _stars_cut_off(level)
     if cut_off:
         r, c = cut_off[0]
@@ -1047,6 +1047,15 @@ def solve(
             "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
         }
         return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
+    left = clock.left()
+    if jit and not _WARM and left is not None and left < WARM_UP_SECONDS:
+        # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
+        stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
+        return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, 1, stats)
+    if jit:
+        warm_up()
+    board = Board.of(level)
+    top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
     local_cores = _workers.cores() if workers is None else max(1, workers)
     cores = local_cores if executor is None else executor.workers
     # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of their own
