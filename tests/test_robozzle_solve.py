@@ -412,16 +412,17 @@ def test_the_annealer_beside_finds_within_its_bound_pauses_and_stops(level: Leve
 
 @pytest.mark.clock
 def test_too_little_time_to_load_the_kernels_is_a_timeout_at_once(monkeypatch) -> None:
-    """A process that has not loaded the kernels yet, with less time left than loading them takes, does not
-    overrun the limit loading them: 'timeout' at once, with the reason; with the kernels loaded, it searches."""
+    """A process that has not loaded the kernels yet, where loading them would end more than LOAD_LATE past
+    the limit, does not load them: 'timeout' at once, with the reason; with the kernels loaded, it searches."""
     level = gridbot.load("robozzle:27")
     monkeypatch.setattr(solve_robozzle, "_WARM", [])
     started = time.monotonic()
-    cold = solve(level, time_limit=solve_robozzle.WARM_UP_SECONDS / 2)
+    short = (solve_robozzle.WARM_UP_SECONDS - solve_robozzle.LOAD_LATE) / 2
+    cold = solve(level, time_limit=short)
     assert cold.status == "timeout" and "load the compiled search" in cold.stats["reason"]
     assert cold.program is None and cold.lower_bound == 1 and time.monotonic() - started < 0.1
     solve_robozzle.warm_up()  # loads them (the patched list remembers it)
-    assert solve(level, time_limit=solve_robozzle.WARM_UP_SECONDS / 2).status == "optimal"
+    assert solve(level, time_limit=short).status == "optimal"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -115,6 +115,7 @@ HOPELESS = 1  # a length expected to take more than this many times the time lef
 BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
 HELPERS_AFTER = 0.5  # seconds of heuristic before the other cores guess as well (starting them takes time)
 WARM_UP_SECONDS = 0.9  # about what loading the compiled kernels takes (from numba's cache) on the 2-core VM
+LOAD_LATE = 0.5  # seconds loading them may end past the time limit (of the 1 s allowed past it: issue 15)
 HELPER_GRACE = 1.0  # seconds a worker's heuristic may take to come back once asked to stop
 
 
@@ -1034,8 +1035,8 @@ def solve(
     started when first needed; a length is excluded only when every share
     has come back finished, and with the executor's checkpoint each finished
     share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
-    loading the compiled kernels included: with less than WARM_UP_SECONDS left for that in a process that has
-    not loaded them yet, the answer is 'timeout' at once, saying why.
+    loading the compiled kernels included: in a process that has not loaded them yet, when loading them
+    (WARM_UP_SECONDS) would end more than LOAD_LATE past the limit, the answer is 'timeout' at once, saying why.
     Exponential in the length; each answer is re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
@@ -1048,7 +1049,7 @@ def solve(
         }
         return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
     left = clock.left()
-    if jit and not _WARM and left is not None and left < WARM_UP_SECONDS:
+    if jit and not _WARM and left is not None and left + LOAD_LATE < WARM_UP_SECONDS:
         # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
         stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
         return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, 1, stats)
