@@ -181,12 +181,11 @@ class Board:
         """The condition bit of each colour a condition may name (`named`), red first."""
         return [2 << c for c in range(3) if self.named & (2 << c)]
 
-    def relaxed(self, named: int, paints: bool) -> Board:
+    def relaxed(self, named: int) -> Board:
         """This board for a narrower search (a heuristic's): conditions name only colours in `named` (condition
-        bits), paints only when `paints`. Every program that wins here wins on the board itself. O(1)."""
+        bits). Every program that wins here wins on the board itself. O(1)."""
         off = kern.COLOUR_BITS & ~named
-        return replace(self, present=self.present & kern.COLOUR_BITS | off << kern.CONDS_OFF,
-                       paints=self.paints if paints else 0)  # fmt: skip
+        return replace(self, present=self.present & kern.COLOUR_BITS | off << kern.CONDS_OFF)
 
 
 class _Search:
@@ -750,7 +749,7 @@ def relaxations(board: Board) -> list[Board]:
     stay for benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a heuristic of another kind is
     looked for."""
     colours = board.condition_bits
-    return [board.relaxed(bit, paints=True) for bit in colours] if len(colours) > 1 else []
+    return [board.relaxed(bit) for bit in colours] if len(colours) > 1 else []
 
 
 class Beside:
