@@ -155,6 +155,25 @@ def test_verdict_matches_plain_interpretation_for_counts_past_the_states(level: 
     assert (verdict.status, verdict.step, verdict.remaining) == plain_verdict(level, program)
 
 
+def repeated_loops() -> st.SearchStrategy[Program]:
+    """Programs that use a few loops of moves again and again (as the walk of a big board uses `LOOP(n){F}`), with
+    other statements between: the simulator compiles each such loop once, and its copies share what it learnt."""
+    loop = st.builds(Loop, st.lists(st.sampled_from("FLR").map(Move), min_size=1, max_size=3).map(tuple),
+                     st.integers(1, 6))  # fmt: skip
+    move = st.sampled_from("FLR").map(Move)
+    bodies = st.lists(loop, min_size=1, max_size=3).flatmap(
+        lambda pool: st.lists(st.one_of(st.sampled_from(pool), move), max_size=12)
+    )
+    return bodies.map(lambda body: Program(tuple(body)))
+
+
+@FAST
+@given(small_boards(max_squares=6), repeated_loops())
+def test_verdict_matches_plain_interpretation_for_repeated_loops(level: Level, program: Program) -> None:
+    verdict = carrots.run(level, program).verdict
+    assert (verdict.status, verdict.step, verdict.remaining) == plain_verdict(level, program)
+
+
 def naive_hop(level: Level, square: int, facing: int) -> int:
     """The rule of F read straight from the rows: the neighbour that way if it is a square, else stay."""
     r, c = level.squares[square]

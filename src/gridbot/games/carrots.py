@@ -264,14 +264,15 @@ class Loop:
 
     body: tuple[Statement, ...]
     count: int | None = None
+    # counted once, when made: a long program's length is asked for often (the result, the output, the re-check)
+    tokens: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", 1 + sum(s.tokens for s in self.body))
 
     def __str__(self) -> str:
         head = "LOOP" if self.count is None else f"LOOP({self.count})"
         return head + "{" + " ".join(map(str, self.body)) + "}"
-
-    @property
-    def tokens(self) -> int:
-        return 1 + sum(s.tokens for s in self.body)
 
     @property
     def is_noop(self) -> bool:
@@ -288,14 +289,14 @@ class Program:
     """A whole program; `str(p)` is its canonical text and `Program.parse(str(p)) == p`."""
 
     body: tuple[Statement, ...]
+    tokens: int = field(init=False, repr=False, compare=False)
+    """Length as scored: 1 per F, L, R and per loop; counts are free."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", sum(s.tokens for s in self.body))
 
     def __str__(self) -> str:
         return " ".join(map(str, self.body))
-
-    @property
-    def tokens(self) -> int:
-        """Length as scored: 1 per F, L, R and per loop; counts are free."""
-        return sum(s.tokens for s in self.body)
 
     @classmethod
     def parse(cls, text: str) -> Program:
@@ -395,21 +396,34 @@ _OP_CODES = bytes.maketrans(b"FLR", b"\x00\x01\x02")
 _FORWARD = [b"\x00"]  # the compiled body of LOOP(n){F}
 
 
-def _compile(body: tuple[Statement, ...]) -> list[bytes | _Loop]:
+def _compile(
+    body: tuple[Statement, ...], plain: dict[tuple[str, int | None], _Loop] | None = None
+) -> list[bytes | _Loop]:
     """Statements as runs of move codes (bytes: 0 F, 1 L, 2 R) and compiled loops; loops that contain no move (they
-    do nothing, even unbounded) are left out. O(size of the program)."""
+    do nothing, even unbounded) are left out. Loops of moves alone that read the same are compiled once (`plain`),
+    so that they share one memo: a run of the same loop from the same state lands on the same squares, whichever
+    copy runs it (a walk of a big board has tens of thousands of `LOOP(n){F}`). O(size of the program)."""
+    plain = {} if plain is None else plain
     out: list[bytes | _Loop] = []
     run: list[str] = []
     for stmt in body:
         if type(stmt) is Move:
             run.append(stmt.op)
             continue
-        inner = _compile(stmt.body)
-        if inner:
+        loop: _Loop | None
+        if all(type(s) is Move for s in stmt.body):
+            key = ("".join(s.op for s in stmt.body), stmt.count)  # type: ignore[union-attr]
+            if key not in plain:
+                plain[key] = _Loop([key[0].encode().translate(_OP_CODES)], stmt.count)
+            loop = plain[key] if key[0] else None
+        else:
+            inner = _compile(stmt.body, plain)
+            loop = _Loop(inner, stmt.count) if inner else None
+        if loop is not None:
             if run:
                 out.append("".join(run).encode().translate(_OP_CODES))
                 run = []
-            out.append(_Loop(inner, stmt.count))
+            out.append(loop)
     if run:
         out.append("".join(run).encode().translate(_OP_CODES))
     return out

@@ -768,11 +768,15 @@ def _program_of_moves(codes: bytes | bytearray) -> Program:
     the same run, in fewer tokens. O(len(codes))."""
     moves = [MOVES[op] for op in PRIMS]
     forward = (moves[0],)
+    loops: dict[int, Loop] = {}  # one value per count: a big board's walk has tens of thousands of runs
     body: list[Statement] = []
     done = 0
     for run in re.finditer(rb"\x00{3,}", codes):
         body.extend(map(moves.__getitem__, codes[done : run.start()]))
-        body.append(Loop(forward, run.end() - run.start()))
+        count = run.end() - run.start()
+        if count not in loops:
+            loops[count] = Loop(forward, count)
+        body.append(loops[count])
         done = run.end()
     body.extend(map(moves.__getitem__, codes[done:]))
     return Program(tuple(body))
