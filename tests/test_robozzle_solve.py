@@ -88,6 +88,55 @@ def test_solver_minimum_equals_every_program_tried_up_to_4(level: Level) -> None
     assert (result.length if result.status == "optimal" else None) == reference
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(1, 3), cols=(2, 3), functions=5, max_slots=3))
+def test_renaming_functions_of_different_sizes_keeps_the_minimum(level: Level) -> None:
+    """Five functions of one to three slots (F2..F5 often of different sizes): a function that ends small enough
+    to fit one that comes before it in the renaming order, not yet called when it was, is cut (the renamed program
+    is searched); against every program."""
+    result = solve(level, max_length=3)
+    reference = brute_robozzle.minimum(level, 3)
+    assert (result.length if result.status == "optimal" else None) == reference
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(1, 3), cols=(2, 4), functions=5, max_slots=4), st.permutations(range(1, 5)))
+def test_the_fewest_slots_do_not_change_when_the_functions_sizes_are_shuffled(level: Level, order) -> None:
+    """F2..F5 renamed is the same puzzle, so the same minimum; the renaming cut sees the functions in another
+    order (by size, then number), so a cut that dropped a program with no renamed twin searched would show here,
+    at lengths the brute force cannot reach."""
+    shuffled = dataclasses.replace(level, slots=(level.slots[0], *(level.slots[k] for k in order)))
+    first, second = solve(level, max_length=5), solve(shuffled, max_length=5)
+    assert (first.status, first.length) == (second.status, second.length)
+
+
+def staircase(steps: int, slots: tuple[int, ...]) -> Level:
+    """Steps of three tiles east, then three north, ..., a star at the top: `F1: Fk L Fk R F1` with `Fk: F F F`
+    climbs it."""
+    grid = [["."] * (3 * steps // 2 + 1) for _ in range(3 * steps // 2 + 1)]
+    r, c = len(grid) - 1, 0
+    grid[r][c] = "r"
+    for step in range(steps):
+        for _ in range(3):
+            r, c = (r, c + 1) if step % 2 == 0 else (r - 1, c)
+            grid[r][c] = "r"
+    grid[r][c] = "R"
+    head = f"functions: {' '.join(map(str, slots))}\npaint: none\nstart: {len(grid)} 1 east\n"
+    return Level.parse(head + "\n".join("".join(row) for row in grid))
+
+
+@pytest.mark.parametrize("slots", [(5, 2, 3, 0, 0), (5, 3, 2, 0, 0), (5, 2, 3, 1, 0)])
+def test_a_helper_too_big_for_a_smaller_function_is_kept_in_its_own(slots: tuple[int, ...]) -> None:
+    """Three moves in a row twice per step, with F1 of five slots: the helper `F F F` needs the function of three
+    slots, whatever its number, though a smaller one (not called at all) comes first in the renaming order. Eight
+    slots; cutting the helper for fitting nowhere smaller would give nine."""
+    level = staircase(6, slots)
+    helper = f"F{slots.index(3) + 1}"
+    assert robozzle.run(level, f"F1: {helper} L {helper} R F1 | {helper}: F F F").verdict.won
+    result = solve(level, max_length=8)
+    assert (result.status, result.length) == ("optimal", 8)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_a_relaxed_board_finds_the_fewest_slots_with_conditions_on_its_colour_only(level: Level) -> None:

@@ -61,7 +61,10 @@ S_NODES, S_DEPTH, S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT
 S_STARTED, S_AFTER_WIN, S_LENGTH, S_STACK_CAP, S_SPLIT_DEPTH, S_SPLIT_COUNT, S_WORKER, S_WORKERS = range(12, 20)
 S_PAINTS, S_LOOPS = 20, 21  # paints that changed a tile so far on this path; runs cut as endless loops
 S_STEPS = 22  # slots executed by every run so far, and stack frames looked at (the work, beside the nodes)
-N_SCALARS = 23
+# per function, how many functions had been called when it was first called (its rank in the order of first calls;
+# read only while it has a slot, so never restored: a function called again on another path writes it again)
+S_CALLED = 23
+N_SCALARS = S_CALLED + MAX_FUNCTIONS
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS)
 N_SAVED = len(SAVED)
@@ -268,7 +271,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
             # a function of one unconditioned command can be written out at its call sites (shorter): a function
             # ending after one slot keeps only that slot's colour conditions (the set to write, 0: no change)
             first = cs[f, 0] & ~NO_COND if f > 0 and pc == 1 and cs[f, 0] & NO_COND else 0
-            if not (f > 0 and pc == 1 and cs[f, 0] == NO_COND):
+            if not (f > 0 and pc == 1 and cs[f, 0] == NO_COND) and not _renamed_first(f, pc, slots, nd, sc):
                 frame[FR_OPTS + n] = _option(K_END, -1, first)
                 n += 1
         if pc == slots[f] or used == length:
@@ -298,6 +301,25 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
         frame[FR_OPTS + n] = _option(K_SKIP, o, skipped)
         n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def _renamed_first(f, size, slots, nd, sc) -> bool:
+    """Would function f (not F1), ending with `size` slots, fit a function h that comes before it in the renaming
+    order (fewer slots, or as many and a lower number) and was not called before f was first called? Then renaming
+    f and h gives the same runs (h's body fits f, which has at least as many slots), with h called first: of the
+    programs that differ only by such renamings, only the one whose functions are first called in that order is
+    searched."""
+    if f == 0:
+        return False
+    for h in range(1, MAX_FUNCTIONS):
+        if h == f or slots[h] == 0 or size > slots[h]:
+            continue
+        if slots[h] > slots[f] or (slots[h] == slots[f] and h > f):
+            continue
+        if nd[h] == 0 or sc[S_CALLED + h] > sc[S_CALLED + f]:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -360,6 +382,11 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
             cs[f, 0] = conds
         return
     slot = f * MAX_SLOTS + pc
+    if pc == 0 and nd[f] == 0:  # its first call (a called function's first slot is decided at once)
+        called = 0
+        for g in range(MAX_FUNCTIONS):
+            called += nd[g] > 0
+        sc[S_CALLED + f] = called
     if pc == nd[f]:
         _log(trail, sc, T_ND, f, nd[f])
         nd[f] = pc + 1

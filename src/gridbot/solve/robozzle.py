@@ -27,7 +27,14 @@ no more slots that is still searched, or runs that can never win:
    pushed (the run would be lost at once).
 2. *Renaming.* Functions F2..F5 with the same number of slots can be renamed
    among themselves without changing anything; so, among those, a function is
-   first called only after every lower-numbered one has been.
+   first called only after every lower-numbered one has been. More generally,
+   order F2..F5 by size, then number: a function g that ends with no more
+   slots than an h before it in that order, where h was not called before g
+   was first called, is cut when it ends. Swapping g and h gives the same runs
+   with as many slots (g's body fits h; h's, at most h's size, fits g), and
+   moves h's first call ahead of g's; such swaps cannot go on for ever (each
+   makes the sequence of first calls smaller in that order), so they end at a
+   program that no such cut drops.
 3. *Conditions that cannot matter.* A condition on a colour no tile has and no
    paint makes never runs: the slot could be emptied (shorter). When only one
    colour can occur, a condition on it equals none. A paint conditioned on the
