@@ -110,31 +110,42 @@ def test_the_fewest_slots_do_not_change_when_the_functions_sizes_are_shuffled(le
     assert (first.status, first.length) == (second.status, second.length)
 
 
-def staircase(steps: int, slots: tuple[int, ...]) -> Level:
-    """Steps of three tiles east, then three north, ..., a star at the top: `F1: Fk L Fk R F1` with `Fk: F F F`
-    climbs it."""
-    grid = [["."] * (3 * steps // 2 + 1) for _ in range(3 * steps // 2 + 1)]
-    r, c = len(grid) - 1, 0
+def staircase(runs: list[int], slots: tuple[int, ...]) -> Level:
+    """A staircase from the bottom left: `runs[0]` tiles east, then `runs[1]` north, then east again, ..., a star
+    at the top."""
+    side = sum(runs) + 1
+    grid = [["."] * side for _ in range(side)]
+    r, c = side - 1, 0
     grid[r][c] = "r"
-    for step in range(steps):
-        for _ in range(3):
-            r, c = (r, c + 1) if step % 2 == 0 else (r - 1, c)
+    for k, run in enumerate(runs):
+        for _ in range(run):
+            r, c = (r, c + 1) if k % 2 == 0 else (r - 1, c)
             grid[r][c] = "r"
     grid[r][c] = "R"
-    head = f"functions: {' '.join(map(str, slots))}\npaint: none\nstart: {len(grid)} 1 east\n"
+    head = f"functions: {' '.join(map(str, slots))}\npaint: none\nstart: {side} 1 east\n"
     return Level.parse(head + "\n".join("".join(row) for row in grid))
 
 
 @pytest.mark.parametrize("slots", [(5, 2, 3, 0, 0), (5, 3, 2, 0, 0), (5, 2, 3, 1, 0)])
 def test_a_helper_too_big_for_a_smaller_function_is_kept_in_its_own(slots: tuple[int, ...]) -> None:
-    """Three moves in a row twice per step, with F1 of five slots: the helper `F F F` needs the function of three
-    slots, whatever its number, though a smaller one (not called at all) comes first in the renaming order. Eight
-    slots; cutting the helper for fitting nowhere smaller would give nine."""
-    level = staircase(6, slots)
+    """Steps of three, with F1 of five slots: the helper `F F F` needs the function of three slots, whatever its
+    number, though a smaller one (not called at all) comes first in the renaming order. Eight slots; cutting the
+    helper for fitting nowhere smaller would give nine."""
+    level = staircase([3] * 6, slots)
     helper = f"F{slots.index(3) + 1}"
     assert robozzle.run(level, f"F1: {helper} L {helper} R F1 | {helper}: F F F").verdict.won
     result = solve(level, max_length=8)
     assert (result.status, result.length) == ("optimal", 8)
+
+
+def test_a_function_may_first_call_its_equal_from_its_own_first_slot() -> None:
+    """Steps of four, F1 of five slots, F2 and F3 of two: `F2: F3 F3 | F3: F F` makes a step, F2 being called
+    first. F3 is first called while F2's first slot is decided, when F2 has no slot yet; it still counts as called
+    (until 2026-11-26 it did not, and this puzzle was reported unsolvable)."""
+    level = staircase([4] * 6, (5, 2, 2, 0, 0))
+    assert robozzle.run(level, "F1: F2 L F2 R F1 | F2: F3 F3 | F3: F F").verdict.won
+    result = solve(level)
+    assert (result.status, result.length) == ("optimal", 9)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

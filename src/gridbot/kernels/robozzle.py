@@ -362,7 +362,8 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
             if nd[g] == 0:  # a function not called yet: its first slot needs room, and the lowest of equals first
                 if used_after + 1 > length:
                     continue
-                if prev_same[g] >= 0 and nd[prev_same[g]] == 0:
+                # (a function being entered has no slot yet while its first is decided: it counts as called)
+                if prev_same[g] >= 0 and nd[prev_same[g]] == 0 and prev_same[g] != f:
                     continue
         frame[FR_OPTS + n] = _option(K_RUN, o, conds)
         n += 1
