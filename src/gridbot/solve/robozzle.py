@@ -27,7 +27,8 @@ no more slots that is still searched, or runs that can never win:
    pushed (the run would be lost at once).
 2. *Renaming.* Functions F2..F5 with the same number of slots can be renamed
    among themselves without changing anything; so, among those, a function is
-   first called only after every lower-numbered one has been. More generally,
+   first called only after every lower-numbered one has been (a function being
+   entered counts as called while its first slot is decided). More generally,
    order F2..F5 by size, then number: a function g that ends with no more
    slots than an h before it in that order, where h was not called before g
    was first called, is cut when it ends. Swapping g and h gives the same runs
