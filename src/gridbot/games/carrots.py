@@ -410,12 +410,12 @@ def _compile(
         if type(stmt) is Move:
             run.append(stmt.op)
             continue
-        loop: _Loop | None
+        loop: _Loop | None = None
         if all(type(s) is Move for s in stmt.body):
             key = ("".join(s.op for s in stmt.body), stmt.count)  # type: ignore[union-attr]
-            if key not in plain:
+            if key[0] and key not in plain:
                 plain[key] = _Loop([key[0].encode().translate(_OP_CODES)], stmt.count)
-            loop = plain[key] if key[0] else None
+            loop = plain.get(key)
         else:
             inner = _compile(stmt.body, plain)
             loop = _Loop(inner, stmt.count) if inner else None

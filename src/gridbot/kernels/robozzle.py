@@ -252,7 +252,8 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     """Fill `frame`'s options for the slot at the registers; returns how many there are.
 
     A new slot: the function ends here (not F1 with nothing pushed, not an
-    empty function), or a command that runs now (conditions "none" or the
+    empty function, not a function a smaller one not called before it could
+    hold: _renamed_first), or a command that runs now (conditions "none" or the
     colour here; a paint of the colour here only unconditioned), or a command
     skipped now (a condition on another colour that can occur; the command is
     decided when it first runs). Conditions name only colours the board lets
