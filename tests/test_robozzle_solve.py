@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import gridbot
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level
+from gridbot.grid import Direction
 from gridbot.kernels import robozzle as kern
 from gridbot.solve import executors
 from gridbot.solve import robozzle as solve_robozzle
@@ -108,6 +109,55 @@ def test_the_fewest_slots_do_not_change_when_the_functions_sizes_are_shuffled(le
     shuffled = dataclasses.replace(level, slots=(level.slots[0], *(level.slots[k] for k in order)))
     first, second = solve(level, max_length=5), solve(shuffled, max_length=5)
     assert (first.status, first.length) == (second.status, second.length)
+
+
+def turned(level: Level, quarter_turns: int, mirror: bool, colours: str) -> Level:
+    """The same puzzle seen otherwise: the board turned clockwise `quarter_turns` times, maybe mirrored left to
+    right, and its colours renamed R, G, B -> `colours` (paints too). Its programs are the original's with L and R
+    swapped (mirror) and conditions and paints renamed, so the fewest slots are the same."""
+    rename = dict(zip("RGB", colours, strict=True))
+    rename[robozzle.HOLE] = robozzle.HOLE
+    rows = ["".join(rename[ch] for ch in row) for row in level.colours]
+    cells = {"start": level.start, **{f"star{k}": star for k, star in enumerate(level.stars)}}
+    facing = level.facing
+    if mirror:
+        width = len(rows[0])
+        rows = [row[::-1] for row in rows]
+        cells = {key: (r, width - 1 - c) for key, (r, c) in cells.items()}
+        facing = {Direction.EAST: Direction.WEST, Direction.WEST: Direction.EAST}.get(facing, facing)
+    for _ in range(quarter_turns):
+        height = len(rows)
+        rows = ["".join(rows[height - 1 - k][c] for k in range(height)) for c in range(len(rows[0]))]
+        cells = {key: (c, height - 1 - r) for key, (r, c) in cells.items()}
+        facing = facing.right()
+    return dataclasses.replace(
+        level,
+        colours=tuple(rows),
+        stars=tuple(sorted(v for key, v in cells.items() if key != "start")),
+        start=cells["start"],
+        facing=facing,
+        paints="".join(ch for ch in "RGB" if ch in {rename[p] for p in level.paints}),
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    puzzles(rows=(1, 3), cols=(2, 4), functions=3, max_slots=4),
+    st.integers(0, 3),
+    st.booleans(),
+    st.permutations("RGB").map("".join),
+)
+def test_the_fewest_slots_do_not_change_when_the_board_is_turned_mirrored_or_recoloured(
+    level: Level, quarter_turns: int, mirror: bool, colours: str
+) -> None:
+    """A cut that treats L and R, or the three colours, unevenly (a canonical order of turns, of conditions, of
+    paints) would show as a different minimum for the same puzzle seen otherwise, at lengths the brute force
+    cannot reach."""
+    other = turned(level, quarter_turns, mirror, colours)
+    first, second = solve(level, max_length=5), solve(other, max_length=5)
+    assert (first.status, first.length) == (second.status, second.length)
+    if second.program is not None:
+        assert robozzle.run(other, second.program).verdict.won
 
 
 def staircase(runs: list[int], slots: tuple[int, ...]) -> Level:
