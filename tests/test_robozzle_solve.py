@@ -115,28 +115,27 @@ def turned(level: Level, quarter_turns: int, mirror: bool, colours: str) -> Leve
     """The same puzzle seen otherwise: the board turned clockwise `quarter_turns` times, maybe mirrored left to
     right, and its colours renamed R, G, B -> `colours` (paints too). Its programs are the original's with L and R
     swapped (mirror) and conditions and paints renamed, so the fewest slots are the same."""
-    rename = dict(zip("RGB", colours, strict=True))
-    rename[robozzle.HOLE] = robozzle.HOLE
+    rename = dict(zip(robozzle.COLOURS, colours, strict=True)) | {robozzle.HOLE: robozzle.HOLE}
     rows = ["".join(rename[ch] for ch in row) for row in level.colours]
-    cells = {"start": level.start, **{f"star{k}": star for k, star in enumerate(level.stars)}}
+    points = [level.start, *level.stars]  # the start first
     facing = level.facing
     if mirror:
-        width = len(rows[0])
         rows = [row[::-1] for row in rows]
-        cells = {key: (r, width - 1 - c) for key, (r, c) in cells.items()}
-        facing = {Direction.EAST: Direction.WEST, Direction.WEST: Direction.EAST}.get(facing, facing)
+        points = [(r, len(rows[0]) - 1 - c) for r, c in points]
+        facing = Direction(-facing % 4)  # east and west swap
     for _ in range(quarter_turns):
         height = len(rows)
-        rows = ["".join(rows[height - 1 - k][c] for k in range(height)) for c in range(len(rows[0]))]
-        cells = {key: (c, height - 1 - r) for key, (r, c) in cells.items()}
+        rows = ["".join(row[c] for row in reversed(rows)) for c in range(len(rows[0]))]
+        points = [(c, height - 1 - r) for r, c in points]
         facing = facing.right()
+    paints = {rename[ch] for ch in level.paints}
     return dataclasses.replace(
         level,
         colours=tuple(rows),
-        stars=tuple(sorted(v for key, v in cells.items() if key != "start")),
-        start=cells["start"],
+        stars=tuple(sorted(points[1:])),
+        start=points[0],
         facing=facing,
-        paints="".join(ch for ch in "RGB" if ch in {rename[p] for p in level.paints}),
+        paints="".join(ch for ch in robozzle.COLOURS if ch in paints),
     )
 
 
