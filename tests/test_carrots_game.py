@@ -190,7 +190,9 @@ def test_hop_table_follows_the_grid(width: int, height: int, seed: int, fill: fl
     level = carrots.random_level(width, height, seed, fill=fill, marked=0.3)
     text = str(level) if ragged else "\n".join(level.rows)  # str() strips trailing void: ragged rows
     level = Level.parse(text)
-    assert level.squares == tuple((r, c) for r, row in enumerate(level.rows) for c, ch in enumerate(row) if ch != " ")
+    assert tuple(level.squares) == tuple(
+        (r, c) for r, row in enumerate(level.rows) for c, ch in enumerate(row) if ch != " "
+    )
     for square in range(level.size):
         for facing in range(4):
             assert level.hop(square, facing) == naive_hop(level, square, facing)
