@@ -100,6 +100,62 @@ def test_renaming_functions_of_different_sizes_keeps_the_minimum(level: Level) -
     assert (result.length if result.status == "optimal" else None) == reference
 
 
+def machine_run(level: Level, text: str, plain: bool = False) -> tuple[int, np.ndarray]:
+    """Run a whole program (every function closed) on the search kernel's machine from the start, as one node;
+    returns what the run stopped at and the registers then."""
+    board = solve_robozzle.Board.of(level)
+    s = solve_robozzle._Search(board, 50, robozzle.STACK_CAP)
+    for f, body in enumerate(robozzle.Program.parse(text).functions):
+        for i, command in enumerate(body):
+            s.op[f, i] = solve_robozzle._op_code(command.op)
+            s.cs[f, i] = 2 << robozzle.COLOURS.index(command.cond) if command.cond else kern.NO_COND
+        s.nd[f] = len(body)
+    s.closed[:] = 1
+    run = kern._run.py_func if plain else kern._run
+    stopped = run(board.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
+                  s.path, s.dropped, s.sc)  # fmt: skip
+    return stopped, s.sc
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_loop_that_paints_the_board_back_as_it_was_is_cut_a_round_later(plain: bool) -> None:
+    """`rPG gPR F1` repaints its tile green, then red, and calls itself: every round ends on the board it began
+    on, though the paints go on. The loop records compare boards, so the run is lost within three rounds instead
+    of running the thousand actions out; a loop whose tile is left green does not return to the board it began on
+    until it has painted it back, and is cut too."""
+    level = Level.parse("functions: 3 2 0 0 0\npaint: R G\nstart: 1 1 east\nrrR")
+    for text, rounds in (("F1: rPG gPR F1", 3), ("F1: rPG F2 | F2: gPR F1", 3), ("F1: PG PR F1", 3)):
+        assert not robozzle.run(level, text).verdict.won
+        stopped, sc = machine_run(level, text, plain)
+        assert stopped == kern._LOSE and sc[kern.S_LOOPS] == 1
+        assert sc[kern.S_ACT] <= 2 * rounds, text
+
+
+def test_a_walk_round_a_square_is_cut_in_its_second_round_wherever_it_is() -> None:
+    """`F R F1` circles a square of four tiles for ever: its fifth call repeats the first (ten actions in). Every
+    start on a 16 x 12 board, every facing: the loop records must keep the four states apart (a poor hash once sent
+    a quarter of such cycles to two rows, which overwrote each other and never met their repeat)."""
+    rows = ["r" * 16] * 11 + ["r" * 15 + "R"]
+    for r in range(1, 10):  # every square of four the walk may circle keeps off the star in the corner
+        for c in range(1, 14):
+            for facing in ("north", "east", "south", "west"):
+                level = Level.parse(
+                    f"functions: 3 0 0 0 0\npaint: none\nstart: {r + 1} {c + 1} {facing}\n" + "\n".join(rows)
+                )
+                stopped, sc = machine_run(level, "F1: F R F1")
+                assert stopped == kern._LOSE and sc[kern.S_LOOPS] == 1 and sc[kern.S_ACT] == 10, (r, c, facing)
+
+
+def test_a_loop_that_collects_a_star_each_round_is_not_cut() -> None:
+    """The board comes back to its colours every round, but a star fewer is left: not the same state, so the run
+    goes on and wins."""
+    level = Level.parse("functions: 4 0 0 0 0\npaint: R G\nstart: 1 1 east\nrRRR")
+    text = "F1: PG PR F F1"
+    assert robozzle.run(level, text).verdict.won
+    stopped, sc = machine_run(level, text)
+    assert stopped == kern._WIN and sc[kern.S_LOOPS] == 0
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(rows=(1, 3), cols=(2, 4), functions=5, max_slots=4), st.permutations(range(1, 5)))
 def test_the_fewest_slots_do_not_change_when_the_functions_sizes_are_shuffled(level: Level, order) -> None:

@@ -64,9 +64,12 @@ S_STEPS = 22  # slots executed by every run so far, and stack frames looked at (
 # per function, how many functions had been called when it was first called (its rank in the order of first calls;
 # read only while it has a slot, so never restored: a function called again on another path writes it again)
 S_CALLED = 23
-N_SCALARS = S_CALLED + MAX_FUNCTIONS
+# a hash of the board's colours (tiles painted away from the start's colours, see _tile_hash): loop records
+# match on it (_repeats)
+S_BOARD = S_CALLED + MAX_FUNCTIONS
+N_SCALARS = S_BOARD + 1
 # the registers a decision frame saves, in this order
-SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS)
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD)
 N_SAVED = len(SAVED)
 
 # columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,
@@ -77,10 +80,12 @@ N_FRAME = FR_OPTS + MAX_OPTIONS
 # four shrinks each time) and one when its command is decided; per function one for its end; plus one
 MAX_FRAMES = MAX_FUNCTIONS * MAX_SLOTS * 5 + MAX_FUNCTIONS + 1
 
-# the loop records (see _repeats): a table of RECORDS rows, each a key and where it was seen
+# the loop records (see _repeats): a table of RECORDS rows, each a key and where it was seen, the board's hash
+# and paints then, and (R_SNAP: 1) the board's colours then, two bits a tile, on boards of up to SNAP_TILES tiles
 RECORDS = 1 << 14
-R_KEY, R_NODE, R_DEPTH, R_SP, R_DROPPED = range(5)
-N_RECORD = 5
+R_KEY, R_NODE, R_DEPTH, R_SP, R_DROPPED, R_HASH, R_PAINTS, R_SNAP, R_BOARD = range(9)
+SNAP_TILES = 16 * 12  # the site's boards
+N_RECORD = R_BOARD + SNAP_TILES * 2 // 64
 
 # what a trail entry restores
 T_COLOUR, T_STAR, T_OP, T_CS, T_ND, T_CLOSED, T_STACK = range(7)
@@ -132,21 +137,69 @@ def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node) -> bool:
-    """At the entry of function f: has this state been seen at a frame entry that is still open below, on this
-    path, with no star collected and no tile painted since? Then everything from there repeats for ever and
-    the run never wins. Records the state either way (a record a collision overwrites only cuts less)."""
-    key = (((f * 4 + facing) * 16384 + pos) * 16384 + left) * 1024 + paints
-    row = (key ^ (key >> 14) ^ (key >> 29)) & (RECORDS - 1)  # no overflow: the compiled and plain runs agree
+def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, board, colour, sp, node) -> bool:
+    """At the entry of function f: has this state (tile, facing, stars left and the board's colours) been seen at
+    a frame entry that is still open below, on this path? Then everything from there repeats for ever and the
+    run never wins. Records the state either way (a record a collision overwrites only cuts less).
+
+    The board is known to be the same when nothing was painted since (`paints`, the count of paints that
+    changed a tile, is the same). Paints that only undo each other (a tile painted red, then back) leave the
+    board's hash (`board`) as it was: on such a match the record takes a copy of the colours, and the next
+    match is compared tile by tile; a loop that repaints as it goes is cut one round later, and a hash that
+    matches by chance never cuts anything."""
+    key = ((f * 4 + facing) * 16384 + pos) * 16384 + left
+    mixed = key ^ board
+    # a multiplicative hash of the key folded to 31 bits (the product stays below 2 ** 63: no overflow, so the
+    # compiled and plain runs agree); a plain fold of shifted keys sent a quarter of the four-state cycles around
+    # a square to only two or three rows, which then overwrote each other and never met their repeat
+    folded = (mixed ^ (mixed >> 31)) & 0x7FFFFFFF
+    row = ((folded * 0x9E3779B1) >> 29) & (RECORDS - 1)
     rec = records[row]
     d = rec[R_DEPTH]
     # a record is of this path when it was made by the node now running at its depth (deeper entries of `path`
     # are left over from paths backtracked)
     mine = d <= sc[S_DEPTH] and path[d] == rec[R_NODE]
-    if rec[R_KEY] == key and mine and rec[R_SP] <= sp and dropped[rec[R_SP]] == rec[R_DROPPED]:
-        return True
+    snap = 0
+    if rec[R_KEY] == key and rec[R_HASH] == board and mine and rec[R_SP] <= sp and dropped[rec[R_SP]] == rec[R_DROPPED]:
+        if rec[R_PAINTS] == paints:
+            return True
+        if colour.shape[0] <= SNAP_TILES:
+            if rec[R_SNAP] and _same_colours(rec, colour):
+                return True
+            _keep_colours(rec, colour)
+            snap = 1
     rec[R_KEY], rec[R_NODE], rec[R_DEPTH], rec[R_SP], rec[R_DROPPED] = key, node, sc[S_DEPTH], sp, dropped[sp]
+    rec[R_HASH], rec[R_PAINTS], rec[R_SNAP] = board, paints, snap
     return False
+
+
+@njit(cache=True, nogil=True)
+def _keep_colours(rec, colour) -> None:
+    """Copy the tiles' colours into a record, two bits a tile (a hole as 3). O(tiles)."""
+    for w in range(N_RECORD - R_BOARD):
+        rec[R_BOARD + w] = 0
+    for t in range(colour.shape[0]):
+        rec[R_BOARD + t // 32] |= (colour[t] & 3) << (2 * (t % 32))
+
+
+@njit(cache=True, nogil=True)
+def _same_colours(rec, colour) -> bool:
+    """Are the tiles' colours those the record copied? O(tiles)."""
+    for t in range(colour.shape[0]):  # noqa: SIM110 - numba compiles this loop, not all() over a generator
+        if (rec[R_BOARD + t // 32] >> (2 * (t % 32))) & 3 != colour[t] & 3:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _tile_hash(tile, c) -> int:
+    """A 62-bit number for "tile has colour c": the board's hash is the exclusive or of these over the tiles
+    painted away from the start's colours. Random-looking, from a 31-bit generator (no overflow)."""
+    x = tile * 4 + c + 1
+    a = (x * 1103515245 + 12345) % RNG_MOD
+    a = (a * 1103515245 + 12345) % RNG_MOD
+    b = (a * 1103515245 + 12345) % RNG_MOD
+    return (a << 31) | b
 
 
 @njit(cache=True, nogil=True)
@@ -159,6 +212,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     path[sc[S_DEPTH]] = node
     pos, facing, f, pc = sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC]
     ent, act, sp, left, paints = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS]
+    board = sc[S_BOARD]
     cap = sc[S_STACK_CAP]
     result = _LOSE
     steps = 0
@@ -210,7 +264,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             stack[sp, 2] = ent
             sp += 1
             f, pc, ent = g, 0, act
-            if _repeats(records, path, dropped, sc, f, pos, facing, left, paints, sp, node):
+            if _repeats(records, path, dropped, sc, f, pos, facing, left, paints, board, colour, sp, node):
                 sc[S_LOOPS] += 1
                 break
             continue
@@ -237,12 +291,14 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
                 if stamp[1, pos] != node:
                     stamp[1, pos] = node
                     _log(trail, sc, T_COLOUR, pos, colour[pos])
+                board ^= _tile_hash(pos, colour[pos]) ^ _tile_hash(pos, paint)
                 colour[pos] = paint
                 paints += 1
         if act == MAX_ACTIONS:
             break
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
     sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS] = ent, act, sp, left, paints
+    sc[S_BOARD] = board
     sc[S_STEPS] += steps
     return result
 
@@ -504,7 +560,7 @@ def _from_start(node, colour0, star0, start, facing, stars, colour, star, sc) ->
     star[:] = star0
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
     sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
-    sc[S_NODES] = node - 1
+    sc[S_NODES], sc[S_BOARD] = node - 1, 0
 
 
 @njit(cache=True, nogil=True)

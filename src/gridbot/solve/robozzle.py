@@ -60,6 +60,15 @@ no more slots that is still searched, or runs that can never win:
    unconditioned can be written out at its call sites (shorter), so a
    function ending after its first slot keeps that slot's colour conditions
    only.
+8. *Repeated states.* A function entered on the same tile, facing the same
+   way, with as many stars left and the board's colours as they were at the
+   entry of a frame still open below it on this path: the frames below are
+   untouched, so everything since repeats for ever without a star. The run
+   is lost at once. The board is known to be the same when nothing was
+   painted since; paints that undo each other are caught by a hash of the
+   colours, confirmed tile by tile against a copy taken at a match (so such
+   a loop is cut one round later). The states are kept in a hash table
+   whose collisions can only miss a repeat, never invent one.
 
 Before any search, a star that no walk over tiles from the robot reaches
 makes the puzzle unsolvable (holes never become tiles).
