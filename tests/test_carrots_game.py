@@ -229,3 +229,11 @@ def test_random_levels_are_deterministic_connected_and_filled_as_asked() -> None
 def test_random_level_rejects_bad_arguments(args) -> None:
     with pytest.raises(ValueError):
         carrots.random_level(*args)
+
+
+def test_the_squares_read_as_a_sequence_of_row_and_column() -> None:
+    level = Level.parse("S #\n ##\n#")
+    expected = [(0, 0), (0, 2), (1, 1), (1, 2), (2, 0)]
+    assert list(level.squares) == expected and len(level.squares) == 5
+    assert level.squares[1] == (0, 2) and level.squares[-1] == (2, 0) and level.squares[1:3] == expected[1:3]
+    assert level.squares.index((1, 1)) == 2 and (2, 2) not in level.squares
