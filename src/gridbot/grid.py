@@ -9,9 +9,10 @@
 
 from __future__ import annotations
 
+import array
 import enum
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, overload
 
 
 class GridbotError(Exception):
@@ -82,6 +83,63 @@ class Direction(enum.IntEnum):
 _DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
 MAX_GRID_SIDE = 1000
+
+
+class Positions(Sequence[tuple[int, int]]):
+    """(row, column) pairs, kept as two arrays of machine integers (16 bytes a pair instead of a tuple object each),
+    so that a walk of a million moves or a board of a million squares stays light; indexing gives plain
+    (int, int) tuples, and a Positions equals the tuple or list of the same pairs.
+
+    `rows` and `columns` are buffers of 8-byte integers (int64 numpy arrays, array.array("q")); they are
+    copied.
+    """
+
+    __slots__ = ("_rows", "_cols")
+
+    def __init__(self, rows: Any, columns: Any) -> None:
+        self._rows, self._cols = _int64s(rows), _int64s(columns)
+        if len(self._rows) != len(self._cols):
+            raise ValueError(f"{len(self._rows)} rows but {len(self._cols)} columns")
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[int, int], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, int] | tuple[tuple[int, int], ...]:
+        if isinstance(index, slice):
+            return tuple(zip(self._rows[index], self._cols[index], strict=True))
+        return self._rows[index], self._cols[index]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self._rows, self._cols, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Positions):
+            return self._rows == other._rows and self._cols == other._cols
+        if isinstance(other, tuple | list):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._rows.tobytes(), self._cols.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"Positions({list(self[:4])}{', ...' if len(self) > 4 else ''}; {len(self)} pairs)"
+
+
+def _int64s(buffer: Any) -> array.array:
+    """A copy of a buffer of 8-byte integers, as array.array("q"). O(len)."""
+    view = memoryview(buffer)
+    if view.format not in ("q", "l") or view.itemsize != 8:
+        raise TypeError(f"expected 8-byte integers, not format {view.format!r}")
+    out = array.array("q")
+    out.frombytes(view.tobytes())  # tobytes: in index order, strided views too
+    return out
 
 
 def grid_rows(text: str, fill: str, source: str = "<level>", max_side: int = MAX_GRID_SIDE) -> tuple[str, ...]:

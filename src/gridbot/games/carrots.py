@@ -17,17 +17,15 @@ the solver both go through them.
 
 from __future__ import annotations
 
-import array
 import itertools
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import overload
 
 import numpy as np
 
-from gridbot.grid import MAX_GRID_SIDE, Direction, GridbotError, LevelError, ProgramError, grid_rows
+from gridbot.grid import MAX_GRID_SIDE, Direction, GridbotError, LevelError, Positions, ProgramError, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import SolveResult, Verdict
 from gridbot.solve.search import check_time_limit
@@ -45,35 +43,6 @@ _DIGITS = frozenset("0123456789")
 State = tuple[int, int]  # (square index, facing)
 
 
-class Squares(Sequence[tuple[int, int]]):
-    """The squares' (row, column), by square number: one machine integer each (a 1000 x 1000 board has a million
-    squares; a tuple of pairs would be a million objects to make and for the collector to walk)."""
-
-    __slots__ = ("_cells", "_width")
-
-    def __init__(self, cells: array.array, width: int) -> None:
-        self._cells, self._width = cells, width  # cells: row x width + column, by square
-
-    def __len__(self) -> int:
-        return len(self._cells)
-
-    @overload
-    def __getitem__(self, i: int) -> tuple[int, int]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[tuple[int, int]]: ...
-    def __getitem__(self, i: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
-        if isinstance(i, slice):
-            return [divmod(cell, self._width) for cell in self._cells[i]]
-        return divmod(self._cells[i], self._width)
-
-    def __iter__(self) -> Iterator[tuple[int, int]]:
-        width = self._width
-        return (divmod(cell, width) for cell in self._cells)
-
-    def __repr__(self) -> str:
-        return f"Squares({len(self)} squares)"
-
-
 # ---------------------------------------------------------------- levels
 
 
@@ -87,7 +56,7 @@ class Level:
     """
 
     rows: tuple[str, ...]
-    squares: Squares = field(repr=False, compare=False)
+    squares: Positions = field(repr=False, compare=False)
     start: int
     hops: tuple[int, ...] = field(repr=False, compare=False)
     initial_marks: int = field(repr=False, compare=False)
@@ -127,7 +96,7 @@ class Level:
             ahead[:, facing] = view[is_square]
         np.copyto(ahead, np.arange(n)[:, None], where=ahead < 0)
         hops = ahead.ravel().tolist()
-        squares = Squares(array.array("q", np.flatnonzero(is_square).astype(np.int64).tobytes()), width)
+        squares = Positions(*np.nonzero(is_square))  # row by row: in the squares' order
         bits = "".join(row.replace(VOID, "") for row in rows).translate(_MARK_BITS)
         marks = int(bits[::-1], 2)
         r, c = starts[0]

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import overload
 
 import numpy as np
 
-from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
+from gridbot.grid import GridbotError, LevelError, Positions, ProgramError, grid_rows
 from gridbot.result import SolveResult, Verdict
 
 NAME = "pellet"
@@ -212,55 +210,13 @@ class PathVerdict(Verdict):
         return self.reason
 
 
-class PathCells(Sequence[tuple[int, int]]):
-    """The cells of a walk in order, start first, as (row, column) pairs.
-
-    Kept as two integer arrays (16 bytes a cell instead of a tuple object per
-    cell), so that checking a path of a million moves stays light; indexing
-    gives plain (int, int) tuples.
-    """
-
-    __slots__ = ("_rows", "_cols")
-
-    def __init__(self, rows: np.ndarray, cols: np.ndarray) -> None:
-        self._rows = rows
-        self._cols = cols
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, int]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[tuple[int, int], ...]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[int, int] | tuple[tuple[int, int], ...]:
-        if isinstance(index, slice):
-            return tuple(zip(self._rows[index].tolist(), self._cols[index].tolist(), strict=True))
-        return int(self._rows[index]), int(self._cols[index])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PathCells):
-            return np.array_equal(self._rows, other._rows) and np.array_equal(self._cols, other._cols)
-        if isinstance(other, tuple | list):
-            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self._rows.tobytes(), self._cols.tobytes()))
-
-    def __repr__(self) -> str:
-        return f"PathCells({list(self[:4])}{', ...' if len(self) > 4 else ''}; {len(self)} cells)"
-
-
 @dataclass(frozen=True, slots=True)
 class Walk:
     """A move string checked on a level: the cells entered in order (start first) and the verdict."""
 
     level: Level
     moves: Moves
-    cells: PathCells
+    cells: Positions
     verdict: PathVerdict
 
 
@@ -314,7 +270,7 @@ def run(level: Level, moves: Moves | str) -> Walk:
     seen[r0 * width + c0] = -1  # the start is visited before any move
     again = _first(seen[flat] < np.arange(len(flat)))
     stop = min(out, wall, again)  # the number of legal moves
-    cells = PathCells(rows[: stop + 1].copy(), cols[: stop + 1].copy())
+    cells = Positions(rows[: stop + 1], cols[: stop + 1])
     left = level.size - stop
     if stop < len(text):
         i, m = stop + 1, text[stop]
