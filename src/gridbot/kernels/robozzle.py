@@ -194,12 +194,9 @@ def _same_colours(rec, colour) -> bool:
 @njit(cache=True, nogil=True)
 def _tile_hash(tile, c) -> int:
     """A 62-bit number for "tile has colour c": the board's hash is the exclusive or of these over the tiles
-    painted away from the start's colours. Random-looking, from a 31-bit generator (no overflow)."""
-    x = tile * 4 + c + 1
-    a = (x * 1103515245 + 12345) % RNG_MOD
-    a = (a * 1103515245 + 12345) % RNG_MOD
-    b = (a * 1103515245 + 12345) % RNG_MOD
-    return (a << 31) | b
+    painted away from the start's colours. Random-looking, from the annealer's 31-bit generator (no overflow)."""
+    a = _lcg(_lcg(tile * 4 + c + 1))
+    return (a << 31) | _lcg(a)
 
 
 @njit(cache=True, nogil=True)
@@ -691,10 +688,16 @@ PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
 
 
 @njit(cache=True, nogil=True)
+def _lcg(x) -> int:
+    """The next number of a linear congruential generator mod 2**31 (x below it: stays within int64)."""
+    return (x * 1103515245 + 12345) % RNG_MOD
+
+
+@njit(cache=True, nogil=True)
 def _random(state, n) -> int:
     """A number in 0..n-1 (n < 2**24) from the annealer's generator: an LCG mod 2**31, which stays within int64, so
     that compiled and plain runs draw the same numbers."""
-    x = (state[A_RNG] * 1103515245 + 12345) % RNG_MOD
+    x = _lcg(state[A_RNG])
     state[A_RNG] = x
     return ((x >> 7) * n) >> 24
 
