@@ -105,12 +105,7 @@ def machine_run(level: Level, text: str, plain: bool = False) -> tuple[int, np.n
     returns what the run stopped at and the registers then."""
     board = solve_robozzle.Board.of(level)
     s = solve_robozzle._Search(board, 50, robozzle.STACK_CAP)
-    for f, body in enumerate(robozzle.Program.parse(text).functions):
-        for i, command in enumerate(body):
-            s.op[f, i] = solve_robozzle._op_code(command.op)
-            s.cs[f, i] = 2 << robozzle.COLOURS.index(command.cond) if command.cond else kern.NO_COND
-        s.nd[f] = len(body)
-    s.closed[:] = 1
+    s.load(robozzle.Program.parse(text))
     run = kern._run.py_func if plain else kern._run
     stopped = run(board.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
                   s.path, s.dropped, s.sc)  # fmt: skip

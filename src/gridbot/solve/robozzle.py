@@ -246,6 +246,17 @@ class _Search:
         """The program the arrays hold (see program_of)."""
         return program_of(self.op, self.cs, self.nd)
 
+    def load(self, program: Program) -> None:
+        """Write a whole program into the arrays, every slot decided and every function closed (the inverse of
+        `program`). O(slots)."""
+        self.op[:], self.cs[:], self.nd[:] = kern.UNKNOWN, 0, 0
+        for f, body in enumerate(program.functions):
+            for i, command in enumerate(body):
+                self.op[f, i] = _op_code(command.op)
+                self.cs[f, i] = 2 << COLOURS.index(command.cond) if command.cond else kern.NO_COND
+            self.nd[f] = len(body)
+        self.closed[:] = 1
+
 
 def program_of(op: np.ndarray, cs: np.ndarray, nd: np.ndarray) -> Program:
     """The program in the kernel's arrays: each slot's condition the first its set allows (none first), a command
@@ -652,14 +663,7 @@ class Annealer(_Heuristic):
     def score(self, program: Program) -> int:
         """kern.whole_score of `program` (of this puzzle): kern.WON when it wins, else kern.STAR_SCORE per star it
         collects less the moves from where it ends to the nearest star left. O(MAX_ACTIONS x slots)."""
-        s = self.lane.search
-        s.op[:], s.cs[:], s.nd[:] = kern.UNKNOWN, 0, 0
-        for f, body in enumerate(program.functions):
-            for i, command in enumerate(body):
-                s.op[f, i] = _op_code(command.op)
-                s.cs[f, i] = 2 << COLOURS.index(command.cond) if command.cond else kern.NO_COND
-            s.nd[f] = len(body)
-        s.closed[:] = 1
+        self.lane.search.load(program)
         return self._score()
 
     def _score(self) -> int:
