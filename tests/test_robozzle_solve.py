@@ -903,6 +903,14 @@ def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
     assert growth_of(many, many * 10**6) == high
 
 
+def test_a_length_split_for_the_first_time_is_expected_to_end_sooner_by_the_cores() -> None:
+    projected, speedup = solve_robozzle.projected, solve_robozzle.SPLIT_SPEEDUP
+    assert projected(1.0, 10.0, first_split=False, cores=2) == 10.0  # measured split, or in one process as before
+    assert projected(1.0, 10.0, first_split=True, cores=2) == pytest.approx(10.0 / (2 * speedup))
+    assert projected(1.0, 10.0, first_split=True, cores=1) == 10.0  # one core: nothing is split
+    assert projected(2.0, 10.0, first_split=True, cores=8) < projected(2.0, 10.0, first_split=True, cores=2)
+
+
 @given(st.floats(0.0, 1000.0), st.one_of(st.none(), st.floats(0.0, 100.0)))
 def test_the_heuristic_gets_more_of_the_time_left_the_less_a_length_can_end(expected: float, left) -> None:
     share = solve_robozzle.heuristic_share(expected, left)

@@ -106,6 +106,7 @@ MIN_PARENTS = 32  # the fewest partial programs of the beam worth a thread of th
 LOOKAHEAD = 1  # a look-ahead beam judges each child by its best child in every pass (2: every other pair, ...)
 TEAM = 3  # the most members of a team (Team): a plain beam, the annealer, a look-ahead beam
 PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
+SPLIT_SPEEDUP = 0.95  # a length split over n workers' processes ends about this times n faster (2-core VM: 1.94-2.03)
 SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
 SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them), or deeper:
 FINE = 16  # ...the shallowest depth with this many subtrees a share (split_depth), down to
@@ -991,6 +992,14 @@ def growth_of(before: int, now: int) -> float:
     return min(float(MAX_GROWTH), max(float(GROWTH), now / before))
 
 
+def projected(last: float, growth: float, first_split: bool, cores: int) -> float:
+    """Seconds the next length is expected to take: `last`, the seconds of the length before, times `growth`; over
+    SPLIT_SPEEDUP times `cores` when it is the `first_split` over the worker processes, the one before having run in
+    one process (lengths after that are measured split). O(1)."""
+    expected = last * growth
+    return expected / (SPLIT_SPEEDUP * cores) if first_split and cores > 1 else expected
+
+
 def heuristic_share(expected: float, left: float | None) -> float:
     """Seconds of heuristic before a length expected to take `expected` seconds, with `left` seconds left (None:
     no limit): BEAM_HOPELESS of the time left when the length will not end in time (expected beyond HOPELESS
@@ -1030,8 +1039,9 @@ def solve(
     before the time limit, BEAM_HOPELESS of it when it is expected not to:
     heuristic_share): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
-    exact search stops there. With two cores or more (`workers`, default:
-    every core, or the local executor's workers), the annealer runs on a
+    exact search stops there. A length split over the worker processes for the first time is expected to end
+    SPLIT_SPEEDUP times the number of cores sooner than the growth alone says (projected). With two cores or
+    more (`workers`, default: every core, or the local executor's workers), the annealer runs on a
     thread of its own from the heuristic's first turn to the end (Beside) whenever a core is
     free of the exact search: beside a length searched in this process (a
     program of n slots it finds while length n is searched ends that search
@@ -1125,7 +1135,11 @@ def solve(
                 if known is not None and known.tokens <= L:  # every shorter length is excluded
                     return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
-                expected = last * growth
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                splits = jit and cores > 1 and (last * growth > PARALLEL_AFTER or split)
+                # a length split for the first time ends sooner than the one before, in one process, foretells: left
+                # at that, the heuristic took most of the time from lengths that would have ended (puzzles 36, 236)
+                expected = projected(last, growth, splits and not split, cores)
                 # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
                 if beside is not None and not beside.started and expected > BEAM_AFTER:
                     beside.start()
@@ -1146,8 +1160,7 @@ def solve(
                 started = clock.seconds
                 left = clock.left()
                 deadline = None if left is None else time.monotonic() + left
-                # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                if jit and cores > 1 and (expected > PARALLEL_AFTER or split):
+                if splits:
                     split = True
                     # a length split over the workers has every core: the annealer waits (sharing the cores with it
                     # lost as many programs and proofs as it gained, on 346 puzzles), and so it holds no lock when
