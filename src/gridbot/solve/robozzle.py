@@ -1137,8 +1137,8 @@ def solve(
                                        known.tokens, stats())  # fmt: skip
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
                 splits = jit and cores > 1 and (last * growth > PARALLEL_AFTER or split)
-                # a length split for the first time ends sooner than the one before, in one process, foretells: left
-                # at that, the heuristic took most of the time from lengths that would have ended (puzzles 36, 236)
+                # the first length split over the workers ends about the cores' times sooner than one process would
+                # take; projected as one process, it gave the heuristic half the time or more (puzzles 36, 236)
                 expected = projected(last, growth, splits and not split, cores)
                 # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
                 if beside is not None and not beside.started and expected > BEAM_AFTER:
