@@ -3,7 +3,8 @@
     python benchmarks/robozzle_heuristics.py [--seconds S] [--jobs N] [--kind KIND] [--seed K]
                                              [--unproven [--sample N]] [IDS ...]
 
-Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair; `beam-R`, `beam-G`, `beam-B`,
+Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair, scoring every other pair of
+passes by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
 the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
 part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for
 the rest) on one thread for `--seconds`, looking for a program within the puzzle's
@@ -65,6 +66,8 @@ def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | 
         return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
     if kind == "anneal-relaxed":
         return AnnealThenRelaxed(board, seed)
+    if kind == "beam-plain":
+        return rz.Beam(board, robozzle.STACK_CAP, seed=rz.TEAM * seed, rollout=False)
     narrow = next((b for b in rz.relaxations(board) if b.named == 2 << RELAXED[kind]), None)
     return None if narrow is None else rz.Beam(narrow, robozzle.STACK_CAP, seed=rz.TEAM * seed)
 
@@ -92,7 +95,8 @@ def main() -> int:
     parser.add_argument("ids", nargs="*", help="puzzle ids")
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per puzzle (default 4)")
     parser.add_argument("--jobs", type=int, default=2, help="processes side by side (default 2)")
-    parser.add_argument("--kind", choices=sorted([*KINDS, *RELAXED, "anneal-relaxed"]), default="anneal")
+    kinds = sorted([*KINDS, *RELAXED, "anneal-relaxed", "beam-plain"])
+    parser.add_argument("--kind", choices=kinds, default="anneal")
     parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
     parser.add_argument("--unproven", action="store_true", help="the puzzles the corpus run left without a proof")
     parser.add_argument("--sample", type=int, default=None, help="N of those, drawn with --seed")

@@ -7,6 +7,7 @@ import dataclasses
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent import futures
 from unittest import mock
 
@@ -110,6 +111,44 @@ def machine_run(level: Level, text: str, plain: bool = False) -> tuple[int, np.n
     stopped = run(board.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
                   s.path, s.dropped, s.sc)  # fmt: skip
     return stopped, s.sc
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_roll_out_plays_a_partial_program_out_as_it_stands(plain: bool) -> None:
+    """The machine stops where a slot must be decided (_DECIDE); with S_ROLLOUT set (a beam's roll-out) it goes on
+    instead: an end not decided ends the function, a slot whose command is not decided is skipped, one whose
+    condition is not decided runs."""
+    run = kern._run.py_func if plain else kern._run
+
+    def both_ways(level: Level, text: str, unsettle: Callable[[solve_robozzle._Search], None]) -> list[tuple]:
+        ends = []
+        for rollout in (0, 1):
+            s = solve_robozzle._Search(solve_robozzle.Board.of(level), 50, robozzle.STACK_CAP)
+            s.load(robozzle.Program.parse(text))
+            unsettle(s)
+            s.sc[kern.S_ROLLOUT] = rollout
+            stopped = run(s.board.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail,
+                          s.stamp, s.records, s.path, s.dropped, s.sc)  # fmt: skip
+            ends.append((stopped, int(s.sc[kern.S_LEFT])))
+        return ends
+
+    def f2_not_begun(s: solve_robozzle._Search) -> None:
+        s.nd[1], s.closed[1] = 0, 0
+
+    def command_not_decided(s: solve_robozzle._Search) -> None:  # slot 2 of F1: run on green, command unknown
+        s.op[0, 1], s.cs[0, 1] = kern.UNKNOWN, kern.NO_COND | 2 << 1
+
+    def condition_not_decided(s: solve_robozzle._Search) -> None:  # slot 2 of F1: R, on no colour or on green
+        s.cs[0, 1] = kern.NO_COND | 2 << 1
+
+    walk = Level.parse("functions: 3 2 0 0 0\npaint: none\nstart: 1 1 east\nrgrgR")
+    # F2 called but not begun: as it stands, F1 calls an empty F2 and walks on to the star
+    assert both_ways(walk, "F1: F F2 F1 | F2: L", f2_not_begun) == [(kern._DECIDE, 1), (kern._WIN, 0)]
+    # a command not decided is skipped: F F1 walks on
+    assert both_ways(walk, "F1: F gL F1", command_not_decided) == [(kern._DECIDE, 1), (kern._WIN, 0)]
+    # a condition not decided runs: the R turns the robot off the row on red
+    red = Level.parse("functions: 3 0 0 0 0\npaint: none\nstart: 1 1 east\ngrgrR")
+    assert both_ways(red, "F1: F R F1", condition_not_decided) == [(kern._DECIDE, 1), (kern._LOSE, 1)]
 
 
 @pytest.mark.parametrize("plain", [False, True])
@@ -751,9 +790,11 @@ def test_a_spread_beam_keeps_the_best_of_each_place_first() -> None:
     assert sorted(solve_robozzle._spread(order, places, 6).tolist()) == list(range(6))
 
 
-def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]]) -> tuple[list, list]:
-    """The beam's children of `lines` the slow way: every child's decisions replayed from the start. Returns
-    (children: decisions, score, place), (winners: decisions, slots)."""
+def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]], rollout: bool = False) -> tuple[list, list]:
+    """The beam's children of `lines` the slow way: every child's decisions replayed from the start (and, with
+    `rollout`, its run then played out as it stands, S_ROLLOUT, for its score). Returns (children: decisions,
+    score, place), (winners: decisions, slots). A roll-out caught in an endless loop ends where the loop records
+    catch it, which hangs on what earlier runs left in them: its score is None."""
     b, s = beam.board, beam.search
     node = 10**9  # clear of the numbers the kernel used
 
@@ -776,23 +817,31 @@ def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]]) -> tup
             if result == kern._WIN:
                 winners.append((line + [code], int(sc[kern.S_USED])))
             elif result == kern._DECIDE:
+                place = (sc[kern.S_POS] * 4 + sc[kern.S_FACING]) * (b.stars + 1) + sc[kern.S_LEFT]
+                looped = False
+                if rollout:
+                    loops = int(sc[kern.S_LOOPS])
+                    sc[kern.S_ROLLOUT] = 1
+                    kern._run(b.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp,
+                              s.records, beam.rpath, s.dropped, sc)  # fmt: skip
+                    sc[kern.S_ROLLOUT] = 0
+                    looped = sc[kern.S_LOOPS] > loops
                 left = [int(t) for t in beam.spos if s.star[t]]
                 near = min((int(beam.sdist[k, sc[kern.S_POS]]) for k, t in enumerate(beam.spos) if t in left),
-                           default=1 << 20)  # fmt: skip
+                           default=0 if sc[kern.S_LEFT] == 0 else 1 << 20)  # fmt: skip
                 w = beam.weights
                 score = (b.stars - sc[kern.S_LEFT]) * w[0] - near * w[1] - sc[kern.S_USED] * w[2]
-                place = (sc[kern.S_POS] * 4 + sc[kern.S_FACING]) * (b.stars + 1) + sc[kern.S_LEFT]
-                children.append((line + [code], int(score), int(place)))
+                children.append((line + [code], None if looped else int(score), int(place)))
     return children, winners
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.randoms(use_true_random=False))
-def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: Level, rng) -> None:
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.randoms(use_true_random=False), st.booleans())
+def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: Level, rng, rollout: bool) -> None:
     """beam_step goes back from one parent to the decisions it shares with the next and undoes each option's run
-    on the trail: every child's decisions, score and place, and the fewest-slot winner, must be those of
-    replaying every child from the start (four depths, every child kept, parents in lexicographic or shuffled
-    order)."""
+    (and its roll-out) on the trail: every child's decisions, score and place, and the fewest-slot winner, must
+    be those of replaying every child from the start (four depths, every child kept, parents in lexicographic or
+    shuffled order; children scored as they stand or as played out)."""
     board = solve_robozzle.Board.of(level)
     beam = solve_robozzle.Beam(board, 64)
     s = beam.search
@@ -820,11 +869,12 @@ def test_the_beam_step_goes_back_and_on_as_a_replay_from_the_start_would(level: 
             board.start, board.facing, board.stars, board.slots, board.paints, board.present, board.prev_same,
             s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, beam.rpath,
             s.dropped, s.frames, beam.frame, s.sc, beam.lanes[0].node, beam.spos, beam.sdist, beam.snear, beam.weights,
-            places,
+            places, rollout,
         )  # fmt: skip
-        expected, winners = children_by_replay(beam, lines)
+        expected, winners = children_by_replay(beam, lines, rollout)
         got = [(lines[child_parent[k]] + [int(child_option[k])], int(scores[k]), int(places[k])) for k in range(m)]
-        assert got == expected
+        assert [(line, score if want is not None else None, place) for (line, score, place), (_, want, _) in
+                zip(got, expected, strict=True)] == expected  # fmt: skip
         fewest = min((slots for _, slots in winners), default=1 << 20)
         assert won[-1] == fewest
         if winners:

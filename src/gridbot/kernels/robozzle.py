@@ -67,7 +67,10 @@ S_CALLED = 23
 # a hash of the board's colours (tiles painted away from the start's colours, see _tile_hash): loop records
 # match on it (_repeats)
 S_BOARD = S_CALLED + MAX_FUNCTIONS
-N_SCALARS = S_BOARD + 1
+# 1 while a run plays a partial program out as it stands (a beam's roll-out, beam_step): an end not decided ends
+# the function, a slot whose command is not decided is skipped, one whose condition is not is run
+S_ROLLOUT = S_BOARD + 1
+N_SCALARS = S_ROLLOUT + 1
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD)
 N_SAVED = len(SAVED)
@@ -211,12 +214,13 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     ent, act, sp, left, paints = sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS]
     board = sc[S_BOARD]
     cap = sc[S_STACK_CAP]
+    as_it_stands = sc[S_ROLLOUT] == 1
     result = _LOSE
     steps = 0
     while True:
         steps += 1
         if pc == nd[f]:
-            if not closed[f]:
+            if not closed[f] and not as_it_stands:
                 result = _DECIDE
                 break
             if sp == 0:  # F1 ended with nothing pushed
@@ -233,8 +237,12 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             continue
         o = op[f, pc]
         if runs != conds or o == UNKNOWN:  # skipped on some conditions, or the command not decided
-            result = _DECIDE
-            break
+            if not as_it_stands:
+                result = _DECIDE
+                break
+            if o == UNKNOWN:
+                pc += 1
+                continue
         pc += 1
         if o >= OP_CALL and o < OP_PAINT:
             g = o - OP_CALL
@@ -607,7 +615,7 @@ def _nearest(here, star, spos, sdist, snear) -> int:
 def beam_step(parents, d, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
               stars, slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp,
               records, rpath, dropped, frames, frame, sc, node, spos, sdist, snear, weights,
-              places) -> tuple:  # fmt: skip
+              places, rollout) -> tuple:  # fmt: skip
     """Expand the first `count` beam nodes (rows of `parents`, each a path of `d` decisions, paused at a slot to
     decide): every child that is still running is listed (its parent's row in `child_parent`, its
     last decision in `child_option`) with its score (stars collected
@@ -620,6 +628,13 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
     the one before goes back to that one's c-th decision (undoing the trail) instead of starting again; each
     option is then applied, run, scored and undone. With parents in lexicographic order, siblings cost one
     decision's run each: O(parents x options x actions to the next decision), plus the prefixes not shared.
+    With `rollout`, a child is scored instead by where its run ends played out as it stands (S_ROLLOUT): the
+    stars it has then, the moves from there to the nearest star left; that costs up to MAX_ACTIONS more per child.
+    Where a roll-out caught in an endless loop ends depends on which loop records earlier runs left (a record
+    another run overwrote is caught a round later): so those scores, unlike the rest, hang on the order of the
+    parents and on how they are split over threads (runs that collect no more stars have no one right place to
+    end at; measured on puzzles, the place where the loop is caught guided the beam better than running out
+    the actions, which also costs up to a thousand of them per roll-out).
     Returns (children, nodes used up)."""
     m = 0
     alive = False  # the registers are at the last parent's last decision
@@ -668,9 +683,19 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
             child_parent[m] = i
             child_option[m] = parents[i, d]
             here = sc[S_POS]
-            near = _nearest(here, star, spos, sdist, snear)
-            scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
             places[m] = (here * 4 + sc[S_FACING]) * (stars + 1) + sc[S_LEFT]
+            if rollout:
+                # scored by where it ends played out with nothing more decided. The same node goes on: what it
+                # overwrites is logged as the run's own, and the next option's _restore undoes it all
+                sc[S_ROLLOUT] = 1
+                if _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped,
+                        sc) == _WIN:  # fmt: skip
+                    here = -1
+                else:
+                    here = sc[S_POS]
+                sc[S_ROLLOUT] = 0
+            near = 0 if here < 0 else _nearest(here, star, spos, sdist, snear)
+            scores[m] = (stars - sc[S_LEFT]) * weights[0] - near * weights[1] - sc[S_USED] * weights[2]
             m += 1
     return m, node
 
