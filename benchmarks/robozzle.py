@@ -36,6 +36,7 @@ from gridbot.result import SolveResult
 from gridbot.solve import executors, workers
 from gridbot.solve.robozzle import warm_up
 
+PHASES = ("heuristic", "exact", "split", "unfinished", "annealer")  # Spent, as SolveResult.stats gives it
 SETS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels" / "robozzle"
 
@@ -54,6 +55,7 @@ def row_of(name: str, level: Any, result: SolveResult) -> dict:
         "seconds": round(result.seconds, 3),
         "nodes": int(result.stats.get("candidates", 0)),
         "program": "" if result.solution is None else str(result.solution),
+        **{name: result.stats.get(f"seconds_{name}", 0.0) for name in PHASES},
     }
 
 
@@ -144,7 +146,8 @@ def proof_table(rows: list[dict], time_limit: float, command: str) -> dict:
 
 
 def _failures(rows: list[dict]) -> None:
-    """Where the time goes on the puzzles without a proof: slots given, lengths excluded, search speed."""
+    """Where the time goes on the puzzles without a proof: slots given, lengths excluded, search speed, and the
+    seconds of each phase of the solve (Spent)."""
     open_rows = [row for row in rows if row["status"] in ("solved", "timeout")]
     if not open_rows:
         return
@@ -159,6 +162,17 @@ def _failures(rows: list[dict]) -> None:
             print(f"{f'{low}-{high}':<12} {len(band):>7} {solved:>7} {median:>24g}")
     speeds = [row["nodes"] / row["seconds"] for row in open_rows if row["seconds"] > 0]
     print(f"search speed on them: median {statistics.median(speeds):,.0f} nodes/s")
+    print(
+        "\nwhere their seconds went, mean a puzzle (heuristic turns, lengths in this process, lengths split over the"
+        " workers;\nof those, the last, stopped by the clock; the annealer beside, at the same time as the first"
+        " two)"
+    )
+    print(f"{'':<12} {'puzzles':>7} {'total':>6}" + "".join(f" {name:>10}" for name in PHASES))
+    for status in ("timeout", "solved"):
+        group = [row for row in open_rows if row["status"] == status]
+        if group:
+            means = [statistics.fmean(float(row[name]) for row in group) for name in ("seconds", *PHASES)]
+            print(f"{status:<12} {len(group):>7}" + f" {means[0]:>6.2f}" + "".join(f" {m:>10.2f}" for m in means[1:]))
 
 
 if __name__ == "__main__":

@@ -800,6 +800,7 @@ class Beside:
         self.lock = threading.Lock()  # held by the annealer while it runs a slice
         self.annealer = Annealer(board, stack_cap, seed=seed, stop=self.done.is_set)
         self.most = most
+        self.seconds = 0.0  # spent annealing (pauses left out)
         self.thread = threading.Thread(target=self._anneal, name="gridbot-annealer", daemon=True)
 
     @property
@@ -844,12 +845,40 @@ class Beside:
             if self.hold.is_set():
                 time.sleep(0.001)
                 continue
-            with self.lock:
+            with self.lock, _timed(self, "seconds"):
                 found = self.annealer.guess(self.most, Clock(None), BESIDE_SLICE)
                 if found is not None:
                     self.bound(found.tokens - 1)
                     if self.tell is not None:
                         self.tell.set()
+
+
+@contextlib.contextmanager
+def _timed(into: Any, name: str) -> Iterator[None]:
+    """Add the seconds the block takes (also when it raises) to the attribute `name` of `into`."""
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        setattr(into, name, getattr(into, name) + time.perf_counter() - began)
+
+
+@dataclass(slots=True)
+class Spent:
+    """Where a solve's seconds went: the heuristic's turns, lengths searched in this process and lengths split
+    over the workers (of either, `unfinished`: the last one, stopped by the clock), and the annealer beside
+    (at the same time as lengths in this process and the turns). The rest is loading the kernels and
+    bookkeeping."""
+
+    heuristic: float = 0.0
+    exact: float = 0.0
+    split: float = 0.0
+    unfinished: float = 0.0
+    annealer: float = 0.0
+
+    def stats(self) -> dict[str, float]:
+        """The seconds as SolveResult.stats entries (`seconds_heuristic`, ...), to the millisecond."""
+        return {f"seconds_{name}": round(getattr(self, name), 3) for name in self.__slots__}
 
 
 class _Met(Exception):
@@ -1078,7 +1107,9 @@ def solve(
     share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
     loading the compiled kernels included: in a process that has not loaded them yet, when loading them
     (WARM_UP_SECONDS) would end more than LOAD_LATE past the limit, the answer is 'timeout' at once, saying why.
-    Exponential in the length; each answer is re-run by the game's simulator.
+    The stats say where the seconds went (Spent: `seconds_heuristic`, `seconds_exact`, `seconds_split`,
+    `seconds_unfinished`, `seconds_annealer`). Exponential in the length; each answer is re-run by the game's
+    simulator.
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
     cut_off = _stars_cut_off(level)
@@ -1114,6 +1145,8 @@ def solve(
     last_nodes = 0  # and its nodes
     growth = float(GROWTH)  # how much longer the next length is expected to take
     beamed = 0  # the heuristic has run before every length up to this one
+    spent = Spent()
+    searching = None  # when the length being searched began (clock seconds), None between lengths
     split = False  # a length has been split into shares
     seeds = 1  # the next seed for a helper's beam (this process's is 0)
     run = executor
@@ -1129,6 +1162,8 @@ def solve(
         out: dict[str, Any] = {"candidates": nodes}
         if guesser is not None:
             out["beam_nodes"] = guesser.nodes + (0 if beside is None else beside.nodes)
+        spent.annealer = 0.0 if beside is None else beside.seconds
+        out.update(spent.stats())
         return out
 
     def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched here
@@ -1161,14 +1196,15 @@ def solve(
                     beamed = L
                     share = heuristic_share(expected, clock.left())
                     most = (known.tokens - 1) if known is not None else top
-                    if executor is not None and not here and cores > 1 and share >= HELPERS_AFTER:
-                        _guess_beside(executor, guesser, range(seeds, seeds + executor.head_start), most, clock,
-                                      share)  # fmt: skip
-                        seeds += run.head_start
-                    else:
-                        guesser.guess(most, clock, share)
+                    with _timed(spent, "heuristic"):
+                        if executor is not None and not here and cores > 1 and share >= HELPERS_AFTER:
+                            _guess_beside(executor, guesser, range(seeds, seeds + executor.head_start), most, clock,
+                                          share)  # fmt: skip
+                            seeds += run.head_start
+                        else:
+                            guesser.guess(most, clock, share)
                     continue  # look again: it may have met this very length
-                started = clock.seconds
+                started = searching = clock.seconds
                 left = clock.left()
                 deadline = None if left is None else time.monotonic() + left
                 if splits:
@@ -1176,7 +1212,7 @@ def solve(
                     # a length split over the workers has every core: the annealer waits (sharing the cores with it
                     # lost as many programs and proofs as it gained, on 346 puzzles), and so it holds no lock when
                     # the workers are forked
-                    with contextlib.nullcontext() if beside is None else beside.paused():
+                    with contextlib.nullcontext() if beside is None else beside.paused(), _timed(spent, "split"):
                         if run is None:
                             run = resources.enter_context(executors.local(cores))
                             run.pool.submit(int).result()  # the workers forked now
@@ -1195,8 +1231,10 @@ def solve(
                         clock.check(length=L, candidates=before + seen)
 
                     try:
-                        done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
+                        with _timed(spent, "exact"):
+                            done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
                     except _Met:
+                        searching = None
                         continue
                 nodes += done.nodes
                 growth = growth_of(last_nodes, done.nodes)
@@ -1214,9 +1252,11 @@ def solve(
                                        listed, capped)  # fmt: skip
                 if not done.finished:
                     raise Timeout
+                searching = None
                 L += 1
         except Timeout:
-            pass
+            if searching is not None:
+                spent.unfinished = clock.seconds - searching
     if top >= sum(level.slots) and sum(level.slots) < L:
         out = stats()
         out["reason"] = "no program within the slots wins"
