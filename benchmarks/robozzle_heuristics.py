@@ -1,7 +1,7 @@
 """Benchmark: RoboZZle's heuristics alone (no proof), a fixed time per puzzle.
 
     python benchmarks/robozzle_heuristics.py [--seconds S] [--jobs N] [--kind KIND] [--seed K]
-                                             [--unproven [--sample N]] [IDS ...]
+                                             [--unproven [--sample N] [--sample-seed K]] [IDS ...]
 
 Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair, scoring every other pair of
 passes by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
@@ -13,7 +13,8 @@ puzzle a kind does not apply to (a relaxation of a colour its conditions cannot 
 colour) is left out.
 Prints, per puzzle, whether it found a program, its slots and the seconds it took; then how many were found.
 `--unproven` takes the puzzles the bundled corpus run left without a proof (gridbot/data/robozzle/proofs.json),
-`--sample N` N of them drawn with `--seed`. Every program found is re-run by the simulator before it counts.
+`--sample N` N of them drawn with `--seed` (or `--sample-seed`). Every program found is re-run by the simulator
+before it counts.
 Used to compare versions of a heuristic on the same puzzles; the corpus figures come from benchmarks/robozzle.py.
 """
 
@@ -98,13 +99,15 @@ def main() -> int:
     kinds = sorted([*KINDS, *RELAXED, "anneal-relaxed", "beam-plain"])
     parser.add_argument("--kind", choices=kinds, default="anneal")
     parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
+    parser.add_argument("--sample-seed", type=int, default=None, help="the sample's seed, when not --seed")
     parser.add_argument("--unproven", action="store_true", help="the puzzles the corpus run left without a proof")
     parser.add_argument("--sample", type=int, default=None, help="N of those, drawn with --seed")
     args = parser.parse_args()
     ids = list(args.ids)
     if args.unproven:
         left = unproven()
-        ids += random.Random(args.seed).sample(left, args.sample) if args.sample else left
+        drawn = args.seed if args.sample_seed is None else args.sample_seed
+        ids += random.Random(drawn).sample(left, args.sample) if args.sample else left
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
           f"{len(ids)} puzzles, {args.kind}, {args.seconds:g} s each, {args.jobs} jobs, seed {args.seed}")  # fmt: skip
     found, tried = [], 0
