@@ -317,6 +317,14 @@ def test_solve_human_output(fake_solver):
     assert kwargs == {"time_limit": None, "all_solutions": False, "progress": None}  # no display off a terminal
 
 
+def test_solve_says_where_a_robozzle_solves_seconds_went():
+    """A RoboZZle solve whose heuristic ran says how its seconds split between the heuristic and the search;
+    one the exact search ends at once says nothing of the kind."""
+    out = invoke("solve", "robozzle", "robozzle:14", "--time-limit", "2").output
+    assert "of which    heuristic " in out and ", search " in out and "annealer beside " in out
+    assert "of which" not in invoke("solve", "robozzle", "robozzle:15").output
+
+
 def test_solve_progress_only_on_a_terminal(fake_solver, monkeypatch):
     monkeypatch.setattr("gridbot.cli._stdout_is_terminal", lambda: True)
 

@@ -572,6 +572,11 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     if "candidates" in stats:
         lines.append(f"  candidates  {int(stats['candidates']):,}")
     lines.append(f"  seconds     {result.seconds:.3f}")
+    if stats.get("seconds_heuristic") or stats.get("seconds_annealer"):  # where they went, when a heuristic ran
+        search = stats["seconds_exact"] + stats["seconds_split"]
+        last, beside = stats["seconds_unfinished"], stats["seconds_annealer"]
+        lines.append(f"  of which    heuristic {stats['seconds_heuristic']:.2f}, search {search:.2f} (its last length,"
+                     f" unfinished, {last:.2f}); annealer beside {beside:.2f}")  # fmt: skip
     if all_solutions and result.solutions:
         kind = "optimal" if result.status == "optimal" else "shortest found"
         more = " (capped: there are more)" if result.solutions_capped else ""
