@@ -7,7 +7,9 @@ Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair
 passes by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
 the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
 part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for
-the rest) on one thread for `--seconds`, looking for a program within the puzzle's
+the rest; `pair`, on two threads as `solve`'s heuristic turns on two cores: the beam and the annealer beside it;
+`pair-seeded`, the same with every other round of the annealer started from the beam's lead, not part of
+`solve`; run these with `--jobs 1`) on one thread for `--seconds`, looking for a program within the puzzle's
 slots (no bound from a proof), in `--jobs` processes side by side, the kernels compiled before the clock. A
 puzzle a kind does not apply to (a relaxation of a colour its conditions cannot name, or of a puzzle of one
 colour) is left out.
@@ -61,12 +63,35 @@ class AnnealThenRelaxed:
         return found
 
 
-def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | AnnealThenRelaxed | None:
+class Pair:
+    """Both cores as `solve` spends them in a heuristic turn: the team's beam on one thread and the annealer
+    beside it on another (with `seeded`, every other round of the annealer starts from the beam's lead)."""
+
+    def __init__(self, board: rz.Board, seed: int, seeded: bool) -> None:
+        self.team = rz.Team(board, robozzle.STACK_CAP, threads=1, annealer=False)
+        lead = self.team.lead_program if seeded else None
+        self.beside = rz.Beside(board, robozzle.STACK_CAP, 0, seed=1 + rz.TEAM * seed, tell=self.team.found,
+                                lead=lead)  # fmt: skip
+
+    def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
+        self.beside.most = most_slots
+        self.beside.start()
+        try:
+            self.team.guess(most_slots, clock, seconds)
+        finally:
+            self.beside.stop()
+        found = [p for p in (self.team.best, self.beside.best) if p is not None]
+        return min(found, key=lambda p: p.tokens, default=None)
+
+
+def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | AnnealThenRelaxed | Pair | None:
     """The heuristic `kind` on `board`, or None when it does not apply."""
     if kind in KINDS:
         return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
     if kind == "anneal-relaxed":
         return AnnealThenRelaxed(board, seed)
+    if kind in ("pair", "pair-seeded"):
+        return Pair(board, seed, kind == "pair-seeded")
     if kind == "beam-plain":
         return rz.Beam(board, robozzle.STACK_CAP, seed=rz.TEAM * seed, rollout=False)
     narrow = next((b for b in rz.relaxations(board) if b.named == 2 << RELAXED[kind]), None)
@@ -96,7 +121,7 @@ def main() -> int:
     parser.add_argument("ids", nargs="*", help="puzzle ids")
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per puzzle (default 4)")
     parser.add_argument("--jobs", type=int, default=2, help="processes side by side (default 2)")
-    kinds = sorted([*KINDS, *RELAXED, "anneal-relaxed", "beam-plain"])
+    kinds = sorted([*KINDS, *RELAXED, "anneal-relaxed", "beam-plain", "pair", "pair-seeded"])
     parser.add_argument("--kind", choices=kinds, default="anneal")
     parser.add_argument("--seed", type=int, default=0, help="the heuristic's seed, and the sample's")
     parser.add_argument("--sample-seed", type=int, default=None, help="the sample's seed, when not --seed")

@@ -606,6 +606,57 @@ def test_an_annealer_given_a_lower_bound_never_returns_a_longer_program(level: L
     assert most >= proof.length - 1
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.data())
+def test_an_annealer_started_from_a_program_goes_on_from_it(level: Level, data) -> None:
+    """start_from: a winning program comes back at once (trimmed, kept as the best); any other becomes the
+    annealer's current program, with its own score, SEEDED_AT of the way through a round."""
+    program = draw_program(level, data)
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64)
+    found = annealer.start_from(program)
+    if robozzle.run(level, program, 64).verdict.won:
+        assert found is not None and annealer.best == found and found.tokens <= program.tokens
+        assert robozzle.run(level, found, 64).verdict.won
+        return
+    assert found is None and solve_robozzle.program_of(*annealer.current) == program
+    assert annealer.state[kern.A_SCORE] == annealer.score(program)
+    assert annealer.state[kern.A_ITER] == int(solve_robozzle.SEEDED_AT * solve_robozzle.ANNEAL_ROUND)
+
+
+def test_the_beams_lead_as_a_program_holds_the_leads_decisions() -> None:
+    """Beam.lead_program: the lead's decided slots as a whole program, which fits the puzzle's slots and runs; its
+    commands are the lead's own (replayed, the lead stops at the same decision count)."""
+    level = gridbot.load("robozzle:14")
+    beam = solve_robozzle.Beam(solve_robozzle.Board.of(level), 1024)
+    assert beam.lead_program() is None
+    beam.run(sum(level.slots), Clock(None), 0.3)
+    lead = beam.lead_program()
+    assert lead is not None and 0 < lead.tokens <= sum(level.slots)
+    assert all(len(body) <= n for body, n in zip(lead.functions, level.slots, strict=False))
+    robozzle.run(level, lead, 64)  # a program of the puzzle: no ProgramError
+
+
+def test_the_annealer_beside_starts_every_other_round_from_the_lead(monkeypatch) -> None:
+    """Given a lead, Beside starts every other round of its annealer from it (rounds made short here)."""
+    monkeypatch.setattr(solve_robozzle, "ANNEAL_ROUND", 50)
+    level = gridbot.load("robozzle:14")
+    lead = robozzle.parse_program("F1: F F L F2 | F2: R F1 | F3: F")
+    asked = []
+
+    def given() -> robozzle.Program:
+        asked.append(True)
+        return lead
+
+    beside = solve_robozzle.Beside(solve_robozzle.Board.of(level), 64, sum(level.slots), lead=given).start()
+    try:
+        end = time.monotonic() + 10
+        while beside.rounds < 4 and time.monotonic() < end:
+            time.sleep(0.01)
+    finally:
+        beside.stop()
+    assert beside.rounds >= 4 and len(asked) in (beside.rounds // 2, (beside.rounds + 1) // 2)
+
+
 @pytest.mark.clock
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))

@@ -125,6 +125,7 @@ ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs
 ANNEAL_WORK = 2_000_000  # ...or fewer, once their runs have executed this many slots (milliseconds' worth)
 ANNEAL_ROUND = 200_000  # steps from a random program to the coldest temperature, then a new random program
 ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # the temperatures at a round's start and end (a star scores 256)
+SEEDED_AT = 0.5  # how far through its round the annealer goes on from a program it is given (Annealer.start_from)
 BESIDE_SLICE = 0.05  # seconds the annealer beside runs between looks at a request to pause
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
@@ -608,6 +609,21 @@ class Beam(_Heuristic):
                             found = program
                         halt.set()
 
+    def lead_program(self) -> Program | None:
+        """The best-scored partial program the beam has met (its lead) as a whole program: each slot as decided,
+        a command never decided as F, each function ending after its last decided slot; None before a lead.
+        O(slots + the lead's run)."""
+        lead = self.lead
+        if lead is None:
+            return None
+        b, path = self.board, lead[1]
+        s = _Search(b, sum(int(n) for n in b.slots), self.search.stack.shape[0])
+        rpath = np.zeros(kern.MAX_FRAMES + 1, np.int64)
+        kern._replay(path, len(path), 1, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
+                     s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, rpath, s.dropped,
+                     s.sc)  # fmt: skip
+        return program_of(s.op, s.cs, s.nd)
+
     def _below(self, path: np.ndarray, cut: int, most_slots: int) -> _Search | None:
         """A search of at most `most_slots` slots from `path` with its last `cut` decisions undone, or None when
         that point wins or loses at once, or was met under a looser bound."""
@@ -672,6 +688,22 @@ class Annealer(_Heuristic):
             if clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked()):
                 return None
 
+    def start_from(self, program: Program, at: float = SEEDED_AT) -> Program | None:
+        """Go on from `program` as from a round's own start, `at` of the way through the round (its temperature
+        then): the annealer's next steps change it. Returns it (trimmed, kept) when it wins. O(MAX_ACTIONS x
+        slots)."""
+        score = self.score(program)
+        if score == kern.WON:
+            found = self._trimmed()
+            self.keep(found)
+            return found
+        s = self.lane.search
+        for mine, loaded in zip(self.current, (s.op, s.cs, s.nd), strict=True):
+            mine[:] = loaded
+        self.state[kern.A_SCORE] = score
+        self.state[kern.A_ITER] = max(1, int(at * ANNEAL_ROUND))
+        return None
+
     def score(self, program: Program) -> int:
         """kern.whole_score of `program` (of this puzzle): kern.WON when it wins, else kern.STAR_SCORE per star it
         collects less the moves from where it ends to the nearest star left. O(MAX_ACTIONS x slots)."""
@@ -734,6 +766,11 @@ class Team:
     def nodes(self) -> int:
         return sum(m.nodes for m in self.members) + self.outside_nodes
 
+    def lead_program(self) -> Program | None:
+        """The first beam's lead as a whole program (Beam.lead_program), or None."""
+        beam = next((m for m in self.members if isinstance(m, Beam)), None)
+        return None if beam is None else beam.lead_program()
+
     def keep(self, found: Program) -> None:
         """`found` counts as found by the team (see Beam.keep)."""
         self.members[0].keep(found)
@@ -792,9 +829,12 @@ class Beside:
     Started by `start`, stopped by `stop`."""
 
     def __init__(
-        self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None
-    ) -> None:
+        self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None,
+        lead: Callable[[], Program | None] | None = None,
+    ) -> None:  # fmt: skip
         self.tell = tell  # set at each find (a team's turn then ends: what it was looking for is found)
+        self.lead = lead  # every other round starts from this program, when there is one (a beam's lead)
+        self.rounds = 0
         self.done = threading.Event()
         self.hold = threading.Event()  # asked to pause (paused)
         self.lock = threading.Lock()  # held by the annealer while it runs a slice
@@ -846,7 +886,13 @@ class Beside:
                 time.sleep(0.001)
                 continue
             with self.lock, _timed(self, "seconds"):
+                began = int(self.annealer.state[kern.A_ITER])
                 found = self.annealer.guess(self.most, Clock(None), BESIDE_SLICE)
+                if found is None and self.lead is not None and self.annealer.state[kern.A_ITER] < began:
+                    self.rounds += 1  # a new round began from a random program: every other one, from the lead
+                    seed = self.lead() if self.rounds % 2 else None
+                    if seed is not None:
+                        found = self.annealer.start_from(seed)
                 if found is not None:
                     self.bound(found.tokens - 1)
                     if self.tell is not None:
@@ -1138,7 +1184,11 @@ def solve(
     # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take turns
     apart = heuristic and threads > 1
     guesser = Team(board, stack_cap, threads=threads - apart, annealer=not apart) if heuristic else None
-    beside = Beside(board, stack_cap, top, tell=guesser.found) if guesser is not None and apart else None
+    beside = (
+        Beside(board, stack_cap, top, tell=guesser.found, lead=guesser.lead_program)
+        if guesser is not None and apart
+        else None
+    )
     nodes = 0
     L = 1
     last = 0.0  # seconds the last length took
