@@ -826,6 +826,10 @@ class Beside:
     """The annealer on a thread of its own for the rest of a solve once started, beside the exact search and the
     beams' turns (paused while the exact search takes every core): it looks for a program of at most `most`
     slots, and after each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far.
+    Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), every other round of the annealer starts
+    from that program (Annealer.start_from) rather than a random one: the beam extends a line slot by slot and
+    cannot go back on its early slots, which the annealer can. On 240 puzzles without a proof (5 s, both cores)
+    the pair found programs for 7 puzzles no corpus run had solved, against none without (BENCHMARKS.md).
     Started by `start`, stopped by `stop`."""
 
     def __init__(
