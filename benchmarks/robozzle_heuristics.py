@@ -68,14 +68,13 @@ class Pair:
     beside it on another (with `seeded`, every other round of the annealer starts from the beam's lead)."""
 
     def __init__(self, board: rz.Board, seed: int, seeded: bool) -> None:
+        self.board, self.seed, self.seeded = board, seed, seeded
         self.team = rz.Team(board, robozzle.STACK_CAP, threads=1, annealer=False)
-        lead = self.team.lead_program if seeded else None
-        self.beside = rz.Beside(board, robozzle.STACK_CAP, 0, seed=1 + rz.TEAM * seed, tell=self.team.found,
-                                lead=lead)  # fmt: skip
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
-        self.beside.most = most_slots
-        self.beside.start()
+        lead = self.team.lead_program if self.seeded else None
+        self.beside = rz.Beside(self.board, robozzle.STACK_CAP, most_slots, seed=1 + rz.TEAM * self.seed,
+                                tell=self.team.found, lead=lead).start()  # fmt: skip
         try:
             self.team.guess(most_slots, clock, seconds)
         finally:

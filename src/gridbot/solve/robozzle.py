@@ -616,23 +616,25 @@ class Beam(_Heuristic):
         lead = self.lead
         if lead is None:
             return None
-        b, path = self.board, lead[1]
-        s = _Search(b, sum(int(n) for n in b.slots), self.search.stack.shape[0])
-        rpath = np.zeros(kern.MAX_FRAMES + 1, np.int64)
-        kern._replay(path, len(path), 1, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
-                     s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, rpath, s.dropped,
-                     s.sc)  # fmt: skip
+        s, _ = self._replayed(lead[1], len(lead[1]), sum(int(n) for n in self.board.slots))
         return program_of(s.op, s.cs, s.nd)
+
+    def _replayed(self, path: np.ndarray, upto: int, most_slots: int) -> tuple[_Search, int]:
+        """A fresh search of at most `most_slots` slots with the first `upto` decisions of `path` replayed into
+        it, and what the replay stopped at (kern._DECIDE, ...)."""
+        b = self.board
+        s = _Search(b, most_slots, self.search.stack.shape[0])
+        rpath = np.zeros(kern.MAX_FRAMES + 1, np.int64)  # the replay's own (the search's path starts empty)
+        status = kern._replay(path, upto, 1, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
+                              s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, rpath, s.dropped,
+                              s.sc)  # fmt: skip
+        return s, int(status)
 
     def _below(self, path: np.ndarray, cut: int, most_slots: int) -> _Search | None:
         """A search of at most `most_slots` slots from `path` with its last `cut` decisions undone, or None when
         that point wins or loses at once, or was met under a looser bound."""
-        b = self.board
-        s = _Search(b, most_slots, self.search.stack.shape[0])
-        rpath = np.zeros(kern.MAX_FRAMES + 1, np.int64)  # the replay's own (the search's path starts empty)
-        if kern._replay(path, len(path) - cut, 1, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
-                        s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, rpath, s.dropped,
-                        s.sc) != kern._DECIDE or s.sc[kern.S_USED] > most_slots:  # fmt: skip
+        s, status = self._replayed(path, len(path) - cut, most_slots)
+        if status != kern._DECIDE or s.sc[kern.S_USED] > most_slots:
             return None
         s.sc[kern.S_DEPTH], s.sc[kern.S_LENGTH], s.sc[kern.S_NODES] = 0, most_slots, 1
         return s
