@@ -42,9 +42,11 @@ def test_walks_are_not_begun_when_their_distances_cannot_end_by_the_deadline(mon
     assert winning_walks(level, slack=0)  # no deadline: no estimate
 
 
-def test_level_10_gets_a_program_quickly() -> None:
+def test_level_10_gets_a_program_from_paths() -> None:
+    """How fast is for the benchmark; here the time is generous so that a loaded CI machine (with a cold
+    compile cache) finds it too: 5 s sufficed on the dev VM and did not on CI."""
     level = gridbot.load("lightbot:10")
-    program = from_paths(level, seconds=5)
+    program = from_paths(level, seconds=30)
     assert program is not None and program.tokens <= 23
     assert lightbot.run(level, program).verdict.won
 
