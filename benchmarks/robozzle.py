@@ -3,18 +3,17 @@
     python benchmarks/robozzle.py [--time-limit S] [--jobs N | --scheduler ADDRESS] [--workers N] [--checkpoint FILE]
                                   [--csv FILE] [--proofs FILE] [--set NAME] [IDS ...]
 
-Per puzzle: the status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable),
-the length, the lower bound (every shorter length excluded), seconds and search nodes. Then the totals of
-solved and proven optimal, overall and by number of functions. Puzzles are tasks on the executor
-(gridbot.solve.executors, as `gridbot solve` runs them): `--jobs` local worker processes or the workers of a
-Dask cluster (`--scheduler tcp://HOST:PORT` or `local:N`), one puzzle each at a time, each with its own time
-limit, the kernel loaded before the clock. With `--workers N` (N > 1) the puzzles are solved one after the
-other instead, each proof's long lengths split into shares over the executor. `--checkpoint FILE` records
-each finished puzzle, so an interrupted run resumes. `--set` picks a list from ../shared/levels/robozzle/:
-`test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). `--proofs FILE` writes the
-table of proof times that `gridbot levels` shows (the package's data/robozzle/proofs.json). Every answer is re-run
-by the simulator before it counts.
-"""
+First the machine's speed (`calibrate`: the exact search on a fixed puzzle, one process), then per puzzle: the
+status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable), the length, the lower
+bound (every shorter length excluded), seconds and search nodes. Then the totals of solved and proven optimal,
+overall and by number of functions. Puzzles are tasks on the executor (gridbot.solve.executors, as `gridbot solve`
+runs them): `--jobs` local worker processes or the workers of a Dask cluster (`--scheduler tcp://HOST:PORT` or
+`local:N`), one puzzle each at a time, each with its own time limit, the kernel loaded before the clock. With
+`--workers N` (N > 1) the puzzles are solved one after the other instead, each proof's long lengths split into
+shares over the executor. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
+picks a list from ../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached`
+(solved_by_published_solver.txt). `--proofs FILE` writes the table of proof times that `gridbot levels` shows (the
+package's data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts."""
 
 from __future__ import annotations
 
@@ -83,6 +82,26 @@ def corpus(
     return rows
 
 
+CALIBRATION = ("14", 7)  # a puzzle and the length its exact search excludes up to, as the machine's measure
+
+
+def calibrate(repeat: int = 3) -> float:
+    """The exact search's speed on this machine now, in nodes a second (best of `repeat`): every length of
+    CALIBRATION's puzzle up to its length excluded, one process, no heuristic (about a second each on the
+    development VM). The same VM ran the same search half again as fast on 2026-11-27 as on 2026-11-26
+    (BENCHMARKS.md), so runs are compared by this figure as well as by their counts."""
+    warm_up()
+    name, length = CALIBRATION
+    level = gridbot.load(f"robozzle:{name}")
+    best = 0.0
+    for _ in range(repeat):
+        result = robozzle.solve(level, max_length=length, beam=False, workers=1)
+        if result.lower_bound != length + 1:  # pragma: no cover - the puzzle's optimum is above its length
+            raise AssertionError(f"the calibration did not exclude every length up to {length}: {result}")
+        best = max(best, result.stats["candidates"] / result.seconds)
+    return best
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ids", nargs="*", help="puzzle ids (default: every bundled puzzle)")
@@ -107,6 +126,8 @@ def main() -> int:
         print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "
               f"{workers.cores()} cores, {len(ids)} puzzles, {args.time_limit:g} s each, {run_on.workers} workers "
               f"({where}; {mode})")  # fmt: skip
+        name, length = CALIBRATION
+        print(f"# the exact search on robozzle:{name} to length {length}, one process: {calibrate():,.0f} nodes/s")
         rows = corpus(run_on, ids, args.time_limit, args.workers)
     rows.sort(key=lambda row: levels._natural(row["id"]))
     print(f"\n{len(rows)} puzzles in {time.monotonic() - started:.0f} s")

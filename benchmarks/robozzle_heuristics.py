@@ -3,22 +3,20 @@
     python benchmarks/robozzle_heuristics.py [--seconds S] [--jobs N] [--kind KIND] [--seed K]
                                              [--unproven [--sample N] [--sample-seed K]] [IDS ...]
 
-Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair, scoring every other pair of
-passes by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
+Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair, scoring every other pair of passes
+by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
 the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
-part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for
-the rest; `pair`, on two threads as `solve`'s heuristic turns on two cores: the beam and the annealer beside it;
-`pair-seeded`, the same with every other round of the annealer started from the beam's lead, not part of
-`solve`; run these with `--jobs 1`) on one thread for `--seconds`, looking for a program within the puzzle's
-slots (no bound from a proof), in `--jobs` processes side by side, the kernels compiled before the clock. A
-puzzle a kind does not apply to (a relaxation of a colour its conditions cannot name, or of a puzzle of one
-colour) is left out.
-Prints, per puzzle, whether it found a program, its slots and the seconds it took; then how many were found.
-`--unproven` takes the puzzles the bundled corpus run left without a proof (gridbot/data/robozzle/proofs.json),
-`--sample N` N of them drawn with `--seed` (or `--sample-seed`). Every program found is re-run by the simulator
-before it counts.
-Used to compare versions of a heuristic on the same puzzles; the corpus figures come from benchmarks/robozzle.py.
-"""
+part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for the
+rest; `pair`, on two threads as `solve`'s heuristic turns on two cores were before 1e039e4: the beam and the
+annealer beside it; `pair-seeded`, as `solve` spends them now: the same with every other round of the annealer
+started from the beam's lead; run these with `--jobs 1`) on one thread for `--seconds`, looking for a program within
+the puzzle's slots (no bound from a proof), in `--jobs` processes side by side, the kernels compiled before the
+clock. A puzzle a kind does not apply to (a relaxation of a colour its conditions cannot name, or of a puzzle of one
+colour) is left out. Prints, per puzzle, whether it found a program, its slots and the seconds it took; then how
+many were found. `--unproven` takes the puzzles the bundled corpus run left without a proof
+(gridbot/data/robozzle/proofs.json), `--sample N` N of them drawn with `--seed` (or `--sample-seed`). Every program
+found is re-run by the simulator before it counts. Used to compare versions of a heuristic on the same puzzles; the
+corpus figures come from benchmarks/robozzle.py."""
 
 from __future__ import annotations
 
