@@ -86,10 +86,10 @@ CALIBRATION = ("14", 7)  # a puzzle and the length its exact search excludes up 
 
 
 def calibrate(repeat: int = 3) -> float:
-    """The exact search's speed on this machine now, in nodes a second (best of `repeat`): every length of
-    CALIBRATION's puzzle up to its length excluded, one process, no heuristic (about a second each on the
-    development VM). The same VM ran the same search half again as fast on 2026-11-27 as on 2026-11-26
-    (BENCHMARKS.md), so runs are compared by this figure as well as by their counts."""
+    """The exact search's speed on this machine (where the benchmark runs, not a cluster's workers) now, in nodes a
+    second (best of `repeat`): every length of CALIBRATION's puzzle up to its length excluded, one process, no
+    heuristic (about a second each on the development VM). The same VM ran the same search half again as fast on
+    2026-11-27 as on 2026-11-26 (BENCHMARKS.md), so runs are compared by this figure as well as by their counts."""
     warm_up()
     name, length = CALIBRATION
     level = gridbot.load(f"robozzle:{name}")

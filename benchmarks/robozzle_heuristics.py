@@ -71,13 +71,13 @@ class Pair:
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
         lead = self.team.lead_program if self.seeded else None
-        self.beside = rz.Beside(self.board, robozzle.STACK_CAP, most_slots, seed=1 + rz.TEAM * self.seed,
-                                tell=self.team.found, lead=lead).start()  # fmt: skip
+        beside = rz.Beside(self.board, robozzle.STACK_CAP, most_slots, seed=1 + rz.TEAM * self.seed,
+                           tell=self.team.found, lead=lead).start()  # fmt: skip
         try:
             self.team.guess(most_slots, clock, seconds)
         finally:
-            self.beside.stop()
-        found = [p for p in (self.team.best, self.beside.best) if p is not None]
+            beside.stop()
+        found = [p for p in (self.team.best, beside.best) if p is not None]
         return min(found, key=lambda p: p.tokens, default=None)
 
 
