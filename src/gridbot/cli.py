@@ -572,7 +572,8 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     if "candidates" in stats:
         lines.append(f"  candidates  {int(stats['candidates']):,}")
     lines.append(f"  seconds     {result.seconds:.3f}")
-    if stats.get("seconds_heuristic") or stats.get("seconds_annealer"):  # where they went, when a heuristic ran
+    # where they went, when a heuristic ran long enough to show (a solve the search ends at once may start one)
+    if max(stats.get("seconds_heuristic", 0.0), stats.get("seconds_annealer", 0.0)) >= 0.005:
         search = stats["seconds_exact"] + stats["seconds_split"]
         last, beside = stats["seconds_unfinished"], stats["seconds_annealer"]
         lines.append(f"  of which    heuristic {stats['seconds_heuristic']:.2f}, search {search:.2f} (its last length,"
