@@ -838,6 +838,39 @@ def test_a_star_cut_off_by_holes_is_unsolvable_at_once() -> None:
     assert brute_robozzle.minimum(level, 3) is None
 
 
+def turn_options(before: list[tuple[int, int]], here: int) -> dict[int, int]:
+    """The condition sets the search offers each command of F1's next slot, on colour `here`, after the turns
+    `before` (op, condition set) in F1's first slots, on a board of every colour."""
+    op = np.full((5, kern.MAX_SLOTS), kern.UNKNOWN, np.int64)
+    cs = np.zeros((5, kern.MAX_SLOTS), np.int64)
+    nd = np.zeros(5, np.int64)
+    for k, (o, c) in enumerate(before):
+        op[0, k], cs[0, k] = o, c
+    nd[0] = len(before)
+    frame = np.zeros(kern.N_FRAME, np.int64)
+    runs = kern.NO_COND | 2 << here
+    n = kern._command_options(frame, 0, runs, here, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64), 0,
+                              np.full(5, -1, np.int64), nd, 0, len(before), op, cs)  # fmt: skip
+    codes = frame[kern.FR_OPTS : kern.FR_OPTS + n]
+    return {int((code >> 2) & 15) - 1: int(code >> 6) for code in codes}
+
+
+def test_turns_conditioned_on_the_colour_here_are_cut_as_unconditioned_ones_are() -> None:
+    """`rL rR` does nothing, `rL rL rL` is `rR`, `rR rR` equals `rL rL`: on red, after `rL` or `rR` an `R` is
+    offered unconditioned only, and so is an `L` after `rL rL`; after a turn conditioned on another colour
+    (skipped here) or on a set not yet decided nothing changes, and after an unconditioned one the old cut holds."""
+    red, green, none = 2 << 0, 2 << 1, kern.NO_COND
+    L, R = kern.OP_L, kern.OP_R
+    after_left = turn_options([(L, red)], 0)
+    assert (after_left[kern.OP_F], after_left[L], after_left[R]) == (none | red, none | red, none)
+    assert turn_options([(R, red)], 0)[R] == none
+    assert turn_options([(L, red), (L, red)], 0)[L] == none
+    assert turn_options([(L, green), (L, red)], 0)[L] == none | red
+    assert turn_options([(L, green)], 0)[R] == none | red
+    assert turn_options([(L, none)], 0)[R] == red  # the unconditioned cut, as before
+    assert turn_options([(L, red | none)], 0)[R] == none | red  # a condition not decided yet: no cut
+
+
 def test_the_kernels_report_the_status_codes_the_shares_read() -> None:
     from gridbot.kernels import lightbot as lightbot_kernel
     from gridbot.kernels import robozzle as robozzle_kernel

@@ -385,18 +385,30 @@ def _renamed_first(f, size, slots, nd, sc) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _turns_before(f, pc, cond, op, cs) -> tuple:
+    """The turn right before slot pc of function f when its condition set is exactly `cond` (else OP_F), and
+    whether the two slots before are both `L` with that set."""
+    before = OP_F
+    if pc >= 1 and cs[f, pc - 1] == cond and (op[f, pc - 1] == OP_L or op[f, pc - 1] == OP_R):
+        before = op[f, pc - 1]
+    two_lefts = before == OP_L and pc >= 2 and cs[f, pc - 2] == cond and op[f, pc - 2] == OP_L
+    return before, two_lefts
+
+
+@njit(cache=True, nogil=True)
 def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
     Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
     `L L L` is `R` (shorter), `R R` equals `L L` (only `L L` is kept), so such a turn is not offered
-    unconditioned. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
+    unconditioned. The same holds of turns all conditioned on the colour here (a turn stays on its tile, so
+    they all run or all are skipped): after `cL` or `cR`, an `R`, and after `cL cL`, an `L`, is not offered
+    conditioned on c. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
     conditions (adjacent turns commute).
     """
-    turn_before = OP_F
-    if pc >= 1 and cs[f, pc - 1] == NO_COND and (op[f, pc - 1] == OP_L or op[f, pc - 1] == OP_R):
-        turn_before = op[f, pc - 1]
-    two_lefts = turn_before == OP_L and pc >= 2 and cs[f, pc - 2] == NO_COND and op[f, pc - 2] == OP_L
+    turn_before, two_lefts = _turns_before(f, pc, NO_COND, op, cs)
+    here_bit = 2 << here
+    same_before, same_two_lefts = _turns_before(f, pc, here_bit, op, cs)
     # adjacent turns commute whatever their conditions (a turn leaves the tile, so the colour, as it is), so
     # only the order "lefts before rights" is searched
     right_before = pc >= 1 and op[f, pc - 1] == OP_R
@@ -407,6 +419,10 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
         conds = runs
         if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
             conds = runs & ~NO_COND
+            if conds == 0:
+                continue
+        if same_before != OP_F and (o == OP_R or (o == OP_L and same_two_lefts)):
+            conds &= ~here_bit
             if conds == 0:
                 continue
         if o >= OP_PAINT:

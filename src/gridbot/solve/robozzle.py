@@ -55,7 +55,10 @@ no more slots that is still searched, or runs that can never win:
    right after an `R` is not offered. The cuts combine: the shortest
    program sorted that way has no unconditioned `L` and `R` in one run (both
    could go), no three unconditioned `L` and at most two unconditioned `R`,
-   which `L L` replaces.
+   which `L L` replaces. Turns that all have the condition of the colour
+   here are as good as unconditioned (they all run, or all are skipped,
+   together): after `cL` or `cR` an `R`, and after `cL cL` an `L`, is not
+   offered on c (4 % fewer nodes over 429 proofs, BENCHMARKS.md).
 7. *One-command functions.* A function (not F1) whose one command is
    unconditioned can be written out at its call sites (shorter), so a
    function ending after its first slot keeps that slot's colour conditions
