@@ -20,6 +20,7 @@ from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot as kern
 from gridbot.solve import lightbot as solve_lightbot
 from gridbot.solve.lightbot import solve
+from gridbot.solve.workers import stop_requested
 
 from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
@@ -416,10 +417,17 @@ def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeyp
 
 
 SHARE_LOG: list[Path] = []  # where _logged_share writes (set before the worker processes fork)
+SLOW_LENGTH = 6  # the length whose shares _logged_share holds back
 _plain_share = solve_lightbot._worker_share
 
 
 def _logged_share(t, L, *args):  # runs in the worker processes: they append what each share did to a file
+    if L == SLOW_LENGTH:
+        # slow enough that the look-ahead meets 8 first even on a loaded machine (CI once ran all 16 shares of 6
+        # before it did), and no slower once asked to stop
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end and not stop_requested():
+            time.sleep(0.01)
     result = _plain_share(t, L, *args)
     with SHARE_LOG[0].open("a") as out:
         out.write(f"{L} {int(result.finished)}\n")
@@ -447,7 +455,8 @@ def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(mo
     assert lightbot.run(level, result.program).verdict.won
     shares = [tuple(map(int, line.split())) for line in SHARE_LOG[0].read_text().splitlines()]
     count = 2 * solve_lightbot.SHARES_PER_WORKER
-    assert 0 < sum(L == 6 for L, _ in shares) < count  # started, then left: the jump
+    assert any(L == 6 for L, _ in shares)  # started...
+    assert sum(L == 6 and finished for L, finished in shares) < count  # ...then left unfinished: the jump
     assert [finished for L, finished in shares if L == 7] == [1] * count
     assert all(L <= 7 for L, _ in shares)
 
