@@ -838,9 +838,9 @@ def test_a_star_cut_off_by_holes_is_unsolvable_at_once() -> None:
     assert brute_robozzle.minimum(level, 3) is None
 
 
-def turn_options(before: list[tuple[int, int]], here: int) -> dict[int, int]:
-    """The condition sets the search offers each command of F1's next slot, on colour `here`, after the turns
-    `before` (op, condition set) in F1's first slots, on a board of every colour."""
+def turn_options(before: list[tuple[int, int]], here: int, paints: int = 0) -> dict[int, int]:
+    """The condition sets the search offers each command of F1's next slot, on colour `here`, after the commands
+    `before` (op, condition set) in F1's first slots, on a board of every colour with `paints` allowed."""
     op = np.full((5, kern.MAX_SLOTS), kern.UNKNOWN, np.int64)
     cs = np.zeros((5, kern.MAX_SLOTS), np.int64)
     nd = np.zeros(5, np.int64)
@@ -849,7 +849,7 @@ def turn_options(before: list[tuple[int, int]], here: int) -> dict[int, int]:
     nd[0] = len(before)
     frame = np.zeros(kern.N_FRAME, np.int64)
     runs = kern.NO_COND | 2 << here
-    n = kern._command_options(frame, 0, runs, here, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64), 0,
+    n = kern._command_options(frame, 0, runs, here, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64), paints,
                               np.full(5, -1, np.int64), nd, 0, len(before), op, cs)  # fmt: skip
     codes = frame[kern.FR_OPTS : kern.FR_OPTS + n]
     return {int((code >> 2) & 15) - 1: int(code >> 6) for code in codes}
@@ -869,6 +869,22 @@ def test_turns_conditioned_on_the_colour_here_are_cut_as_unconditioned_ones_are(
     assert turn_options([(L, green)], 0)[R] == none | red
     assert turn_options([(L, none)], 0)[R] == red  # the unconditioned cut, as before
     assert turn_options([(L, red | none)], 0)[R] == none | red  # a condition not decided yet: no cut
+
+
+def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_after_a_paint() -> None:
+    """`L Pg` equals `Pg L` (only the paint first is searched), and `xPg Pb` equals `Pb` (shorter); after a
+    conditioned turn, or a forward move, every paint stays as it was."""
+    red, green, blue, none = 2 << 0, 2 << 1, 2 << 2, kern.NO_COND
+    L, F = kern.OP_L, kern.OP_F
+    pg, pb = kern.OP_PAINT + 1, kern.OP_PAINT + 2
+    every = 0b111
+    after_turn = turn_options([(L, none)], 0, every)
+    assert pg not in after_turn and pb not in after_turn
+    assert turn_options([(L, red)], 0, every)[pg] == none | red
+    assert turn_options([(F, none)], 0, every)[pb] == none | red
+    after_paint = turn_options([(pg, green)], 0, every)
+    assert (after_paint[pg], after_paint[pb]) == (red, red)
+    assert kern.OP_PAINT not in turn_options([(pb, blue)], 0, every)  # red on red: only unconditioned, which goes
 
 
 def test_the_kernels_report_the_status_codes_the_shares_read() -> None:

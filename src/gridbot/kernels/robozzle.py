@@ -405,10 +405,15 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
     they all run or all are skipped): after `cL` or `cR`, an `R`, and after `cL cL`, an `L`, is not offered
     conditioned on c. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
     conditions (adjacent turns commute).
+
+    Paints: a paint right after an unconditioned turn is not offered (they commute: the turn reads no colour and
+    the paint no heading, so only "paint first" is searched), and after a paint, an unconditioned paint is not
+    offered (it paints over the first, which could go).
     """
     turn_before, two_lefts = _turns_before(f, pc, NO_COND, op, cs)
     here_bit = 2 << here
     same_before, same_two_lefts = _turns_before(f, pc, here_bit, op, cs)
+    paint_before = pc >= 1 and op[f, pc - 1] >= OP_PAINT
     # adjacent turns commute whatever their conditions (a turn leaves the tile, so the colour, as it is), so
     # only the order "lefts before rights" is searched
     right_before = pc >= 1 and op[f, pc - 1] == OP_R
@@ -427,12 +432,14 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
                 continue
         if o >= OP_PAINT:
             paint = o - OP_PAINT
-            if not (paints >> paint) & 1:
+            if not (paints >> paint) & 1 or turn_before != OP_F:
                 continue
             if paint == here:
                 conds = runs & NO_COND
-                if conds == 0:
-                    continue
+            if paint_before:
+                conds &= ~NO_COND
+            if conds == 0:
+                continue
         elif o >= OP_CALL:
             g = o - OP_CALL
             if slots[g] == 0:
