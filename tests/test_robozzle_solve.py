@@ -838,7 +838,7 @@ def test_a_star_cut_off_by_holes_is_unsolvable_at_once() -> None:
     assert brute_robozzle.minimum(level, 3) is None
 
 
-def turn_options(before: list[tuple[int, int]], here: int, paints: int = 0) -> dict[int, int]:
+def next_options(before: list[tuple[int, int]], here: int, paints: int = 0) -> dict[int, int]:
     """The condition sets the search offers each command of F1's next slot, on colour `here`, after the commands
     `before` (op, condition set) in F1's first slots, on a board of every colour with `paints` allowed."""
     op = np.full((5, kern.MAX_SLOTS), kern.UNKNOWN, np.int64)
@@ -861,14 +861,14 @@ def test_turns_conditioned_on_the_colour_here_are_cut_as_unconditioned_ones_are(
     (skipped here) or on a set not yet decided nothing changes, and after an unconditioned one the old cut holds."""
     red, green, none = 2 << 0, 2 << 1, kern.NO_COND
     L, R = kern.OP_L, kern.OP_R
-    after_left = turn_options([(L, red)], 0)
+    after_left = next_options([(L, red)], 0)
     assert (after_left[kern.OP_F], after_left[L], after_left[R]) == (none | red, none | red, none)
-    assert turn_options([(R, red)], 0)[R] == none
-    assert turn_options([(L, red), (L, red)], 0)[L] == none
-    assert turn_options([(L, green), (L, red)], 0)[L] == none | red
-    assert turn_options([(L, green)], 0)[R] == none | red
-    assert turn_options([(L, none)], 0)[R] == red  # the unconditioned cut, as before
-    assert turn_options([(L, red | none)], 0)[R] == none | red  # a condition not decided yet: no cut
+    assert next_options([(R, red)], 0)[R] == none
+    assert next_options([(L, red), (L, red)], 0)[L] == none
+    assert next_options([(L, green), (L, red)], 0)[L] == none | red
+    assert next_options([(L, green)], 0)[R] == none | red
+    assert next_options([(L, none)], 0)[R] == red  # the unconditioned cut, as before
+    assert next_options([(L, red | none)], 0)[R] == none | red  # a condition not decided yet: no cut
 
 
 def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_after_a_paint() -> None:
@@ -878,13 +878,13 @@ def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_af
     L, F = kern.OP_L, kern.OP_F
     pg, pb = kern.OP_PAINT + 1, kern.OP_PAINT + 2
     every = 0b111
-    after_turn = turn_options([(L, none)], 0, every)
+    after_turn = next_options([(L, none)], 0, every)
     assert pg not in after_turn and pb not in after_turn
-    assert turn_options([(L, red)], 0, every)[pg] == none | red
-    assert turn_options([(F, none)], 0, every)[pb] == none | red
-    after_paint = turn_options([(pg, green)], 0, every)
+    assert next_options([(L, red)], 0, every)[pg] == none | red
+    assert next_options([(F, none)], 0, every)[pb] == none | red
+    after_paint = next_options([(pg, green)], 0, every)
     assert (after_paint[pg], after_paint[pb]) == (red, red)
-    assert kern.OP_PAINT not in turn_options([(pb, blue)], 0, every)  # red on red: only unconditioned, which goes
+    assert kern.OP_PAINT not in next_options([(pb, blue)], 0, every)  # red on red: only unconditioned, which goes
 
 
 def test_the_kernels_report_the_status_codes_the_shares_read() -> None:

@@ -46,7 +46,7 @@ no more slots that is still searched, or runs that can never win:
    overflows. The run is lost at once.
 5. *Budget.* A new slot is offered only while slots are left; a call of a
    function not yet called needs room for its first command too.
-6. *Turns.* In a function, unconditioned `L R` and `R L` do nothing and
+6. *Turns and paints.* In a function, unconditioned `L R` and `R L` do nothing and
    `L L L` is `R` (shorter): not offered; `R R` equals `L L` (only `L L`
    is kept). Adjacent turns commute whatever their conditions (a turn
    leaves the robot on its tile, so every condition reads the same colour,
@@ -62,8 +62,10 @@ no more slots that is still searched, or runs that can never win:
    and an unconditioned turn commute too (the turn reads no colour, the
    paint no heading): no paint is offered right after an unconditioned
    turn. An unconditioned paint right after a paint paints over it (the
-   first could go): not offered (together 10 % fewer nodes on the puzzles
-   with paints).
+   first could go): not offered (the two paint cuts: 10 % fewer nodes on
+   the puzzles with paints; benchmarks/robozzle_exact.py). Each of these
+   rewrites drops slots, or keeps them and moves a paint or an `L` earlier
+   in its run, so rewriting ends at a program that none of them cuts.
 7. *One-command functions.* A function (not F1) whose one command is
    unconditioned can be written out at its call sites (shorter), so a
    function ending after its first slot keeps that slot's colour conditions
