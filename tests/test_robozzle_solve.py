@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import threading
 import time
@@ -24,7 +25,8 @@ from gridbot.kernels import robozzle as kern
 from gridbot.solve import executors
 from gridbot.solve import robozzle as solve_robozzle
 from gridbot.solve.robozzle import solve
-from gridbot.solve.search import Clock
+from gridbot.solve.search import Clock, Timeout
+from gridbot.solve.shares import search_shares
 
 from . import brute_robozzle
 
@@ -360,6 +362,23 @@ def test_shares_together_search_the_whole_length(name: str, length: int) -> None
             # a program decided above the split depth is met by every share
             assert set(map(str, whole.programs)) == {str(p) for part in parts for p in part.programs}
         assert bool(whole.programs) == (length == L)
+
+
+def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched() -> None:
+    """The clock's Timeout during a split length ends it unfinished, with the nodes its shares searched before
+    they stopped (they were lost before, and a split search's speed read as a third of what it was)."""
+    board = solve_robozzle.Board.of(gridbot.load("robozzle:77"))  # length 8 takes some 17 s on two cores
+    share = functools.partial(solve_robozzle._share, board, 8, 1024, False, None, solve_robozzle.SPLIT_DEPTH)
+    stop_at = time.monotonic() + 1.5
+
+    def check() -> None:
+        if time.monotonic() > stop_at:
+            raise Timeout
+
+    with executors.local(2) as run:
+        done = search_shares(run, share, 4, check)
+    assert not done.finished and not done.programs
+    assert done.nodes > 100_000  # about a million a second per worker
 
 
 def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:

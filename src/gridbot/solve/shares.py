@@ -27,6 +27,7 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gridbot.solve.search import Timeout
 from gridbot.solve.workers import stop_requested
 
 if TYPE_CHECKING:
@@ -151,22 +152,31 @@ def search_shares(
     gridbot.solve.workers.stop_requested() between its kernel calls), on the executor's workers.
 
     `check()` is called every SLICE seconds while they run and may raise
-    (Timeout): the shares are then told to stop and the exception goes on.
-    Unless `all_solutions`, the first program found stops the other shares.
-    Shares recorded in the executor's checkpoint under `ledger` are taken
-    from it; the others are recorded as they finish. Returns every program
-    found (in share order), the nodes of all shares, and `finished` (every
-    share ran to its end, so the length is searched whole). O(count)
-    submissions.
+    Timeout: the shares are then told to stop, and once they are back (see
+    `collect`) the length ends unfinished with what they searched; any other
+    exception goes on. Unless `all_solutions`, the first program found stops
+    the other shares. Shares recorded in the executor's checkpoint under
+    `ledger` are taken from it; the others are recorded as they finish.
+    Returns every program found (in share order), the nodes of all shares
+    (of those stopped by the clock too), and `finished` (every share ran to
+    its end, so the length is searched whole). O(count) submissions.
     """
     executor.stop.clear()
     jobs = [submit_share(executor, ledger, k, count, share, k, count) for k in range(count)]
-    done = collect(jobs, executor.stop, check, all_solutions)
+    try:
+        done = collect(jobs, executor.stop, check, all_solutions)
+        finished = all(part.finished for part in done)
+    except Timeout:
+        # the shares stopped by the clock searched part of the length: their nodes count (a figure of speed
+        # that left them out said a split search ran at a third of its speed), and a program one of them met
+        # before it stopped is a program of this length all the same
+        done = [job.result() for job in jobs if job.done() and not job.cancelled() and job.exception() is None]
+        finished = False
     programs = tuple(p for part in done for p in part.programs)
     return Share(
         programs,
         sum(part.nodes for part in done),
-        all(part.finished for part in done),
+        finished,
         any(part.capped for part in done),
         _add_counts(part.counts for part in done),
     )
