@@ -16,8 +16,10 @@ from gridbot.cli import cli
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
 from gridbot.result import SolveResult
+from gridbot.solve import executors
 from gridbot.solve import robos_escape as solver
 from gridbot.solve.robos_escape import CUTS, solve
+from gridbot.solve.search import Clock, Timeout
 
 from . import brute_robos_escape as brute
 
@@ -327,3 +329,19 @@ def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
             if result.solution is not None:
                 assert robos_escape.run(level, result.solution).score == result.stats["score"]
                 assert result.proven_impossible <= result.length - 1
+
+
+def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched() -> None:
+    """The clock's Timeout during a split length ends it unfinished with the nodes its shares searched (they
+    were lost before: only lengths in this process counted the nodes of a length cut by the clock)."""
+    board = solver._Board.of(gridbot.load("robos_escape:01"))  # its proof takes most of a minute
+    stop_at = time.monotonic() + 1.5
+
+    def tick() -> None:
+        if time.monotonic() > stop_at:
+            raise Timeout
+
+    with executors.local(2) as run:
+        done = solver._in_shares(run, board, 30, -(10**9), 0, False, solver.CHUNK, Clock(None), tick, {})
+    assert not done.finished
+    assert done.nodes > 100_000

@@ -122,7 +122,7 @@ from gridbot.solve import executors
 from gridbot.solve import workers as _workers
 from gridbot.solve.checkpoint import level_digest
 from gridbot.solve.search import Clock, Progress, Timeout
-from gridbot.solve.shares import Ledger, Share, collect, submit_share
+from gridbot.solve.shares import Ledger, Share, collect_in_time, submit_share
 
 MAX_ALL = 100
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
@@ -324,7 +324,8 @@ def _in_shares(
     clock: Clock, tick: Any, key: dict[str, Any],
 ) -> Share:  # fmt: skip
     """Length L in SHARES_PER_WORKER shares per worker of `run_on`; every escape the shares found, and whether
-    every share ran to its end (Timeout when the time ran out first: `tick()` raises it).
+    every share ran to its end. When the time runs out first (`tick()` raises Timeout, or no share of a round
+    ends), the length is unfinished, with the nodes its shares searched.
 
     A share's coin bound rises only with the escapes it finds itself, so when
     a share comes back with an escape (unless listing all) the others are
@@ -342,11 +343,12 @@ def _in_shares(
         options = {"all": all_solutions, "best": score, "shortest": shortest}
         ledger = Ledger({**key, "options": options}, list, tuple)
         jobs = [submit_share(run_on, ledger, k, count, part, k, count) for k in todo]
-        shares = collect(jobs, run_on.stop, tick, all_solutions)
+        shares, in_time = collect_in_time(jobs, run_on.stop, tick, all_solutions)
         nodes += sum(share.nodes for share in shares if not share.finished)
         finished += [share for share in shares if share.finished]
-        if len(todo) == sum(not share.finished for share in shares):
-            raise Timeout  # no share ended: they ran out of time
+        if not in_time or len(todo) == sum(not share.finished for share in shares):
+            # the time ran out (no share ended, or `tick` said so): what was searched counts, the length is unfinished
+            return Share((), nodes + sum(share.nodes for share in finished), False)
         todo = [k for k, share in zip(todo, shares, strict=True) if not share.finished]
         best, _ = _merge([escape for share in finished for escape in share.programs], all_solutions)
         if best and (best[0][0] > score or shortest > L):
