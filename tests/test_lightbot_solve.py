@@ -20,6 +20,7 @@ from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot as kern
 from gridbot.solve import lightbot as solve_lightbot
 from gridbot.solve.lightbot import solve
+from gridbot.solve.search import Clock
 from gridbot.solve.workers import stop_requested
 
 from . import brute_lightbot, lazy_lightbot
@@ -702,3 +703,17 @@ def test_a_random_level_whose_lights_no_walk_reaches_is_unsolvable() -> None:
     level = Level.parse("1222\n3010\n3313\n1303\n\n....\n^.**\n....\n*...")
     result = solve(level, time_limit=10)
     assert result.status == "unsolvable" and result.seconds < 1
+
+
+@pytest.mark.parametrize("ahead", [0.0, 30.0])
+def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched(ahead: float) -> None:
+    """The clock's Timeout during a split length, after the head start or in it, ends the length unfinished with
+    the nodes its shares searched (they were lost before: a timed-out solve counted only the look-ahead's and
+    the lengths done)."""
+    level = gridbot.load("lightbot:10")
+    search = solve_lightbot._Solve(level, solve_lightbot.tables(level), Clock(1.5), False, True, 2)
+    with contextlib.ExitStack() as resources:
+        shares, jumped, in_time = search._in_parallel(40, ahead, resources)
+    assert not in_time and not jumped
+    assert shares and not all(share.finished for share in shares)
+    assert sum(share.nodes for share in shares) > 100_000

@@ -158,7 +158,7 @@ from gridbot.solve import executors, lightbot_paths
 from gridbot.solve import workers as workers_mod
 from gridbot.solve.checkpoint import level_digest
 from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
-from gridbot.solve.shares import Ledger, Share, collect, run_share, submit_share
+from gridbot.solve.shares import Ledger, Share, collect_in_time, run_share, submit_share
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
@@ -634,6 +634,11 @@ class _Solve:
             return best.tokens - 1
         return self.low
 
+    def keep(self, found: list[Program]) -> None:
+        """The first of `found` (shortest first) becomes the best program known when it is shorter."""
+        if found and (self.guesser.best is None or found[0].tokens < self.guesser.best.tokens):
+            self.guesser.best = found[0]
+
     def check(self, L: int, guessed: int | None = None) -> None:
         """Look at the clock (Timeout past the deadline) and report progress."""
         done = self.nodes + (self.guesser.nodes if guessed is None else guessed)
@@ -657,11 +662,15 @@ class _Solve:
                         return self.result("optimal", self.guesser.best)
                     L = self.jump_to(limit)
                     started = time.monotonic()
+                    in_time = True
                     if parallel:
-                        shares, jumped = self._in_parallel(L, ahead, resources)
+                        shares, jumped, in_time = self._in_parallel(L, ahead, resources)
                     else:
                         shares, jumped = self._in_process(L), False
                     self.nodes += sum(share.nodes for share in shares)
+                    if not in_time:  # what the shares the clock stopped searched counts, and what they met
+                        self.keep(_checked(self.level, [p for share in shares for p in share.programs]))
+                        raise Timeout
                     if jumped:
                         continue  # the next round searches one below the best program known
                     last = time.monotonic() - started
@@ -674,7 +683,7 @@ class _Solve:
                         listed = tuple(found[:MAX_ALL]) if self.all_solutions else ()
                         return self.result("optimal", found[0], listed, capped)
                     if found:  # after a jump: shorter than the best known, not yet proven
-                        self.guesser.best = found[0]
+                        self.keep(found)
                     elif not all(share.finished for share in shares):
                         raise Timeout
                     else:
@@ -700,9 +709,10 @@ class _Solve:
 
         return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, budget=self.budget)]
 
-    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[Share], bool]:
-        """Length L in shares over the worker processes, with the look-ahead's head start: the shares, and
-        whether the length was left for a jump."""
+    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[Share], bool, bool]:
+        """Length L in shares over the worker processes, with the look-ahead's head start: the shares that came
+        back, whether the length was left for a jump, and whether it ended in time (when the clock stops it, in
+        the head start or after, the shares are stopped and those back count: shares.collect_in_time)."""
         if self.run_on is None:
             self.run_on = resources.enter_context(executors.local(self.workers))
         run = self.run_on
@@ -730,21 +740,28 @@ class _Solve:
         # every core has been spent on it; one of this very length is optimal outright. The shares are many
         # and small, so that the cores end together although one of them starts late.
         head_until = time.monotonic() + ahead
-        if ahead:
-            feed()
-            guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=feed)
-        while shares_left and time.monotonic() < head_until and not guesser.done(self.low):
-            feed()
-            guesser.advance(min(SLICE, head_until - time.monotonic()), self.low, lambda n: self.check(L, n))
-            if self.met_ahead() or self.jump_to(MAX_TOTAL) > L:
-                stop.set()  # this length's search is needed no more
-                break
+        timed_out = False
+        try:
+            if ahead:
+                feed()
+                guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=feed)
+            while shares_left and time.monotonic() < head_until and not guesser.done(self.low):
+                feed()
+                guesser.advance(min(SLICE, head_until - time.monotonic()), self.low, lambda n: self.check(L, n))
+                if self.met_ahead() or self.jump_to(MAX_TOTAL) > L:
+                    stop.set()  # this length's search is needed no more
+                    break
+        except Timeout:
+            timed_out = True
+            stop.set()  # the shares submitted stop at their next look; collect_in_time takes those back
         if not stop.is_set():
             for part in shares_left:
                 submit(part)
-        shares = collect(jobs, stop, lambda: self.check(L), self.all_solutions)
+        shares, in_time = collect_in_time(jobs, stop, lambda: self.check(L), self.all_solutions)
+        if timed_out or not in_time:
+            return shares, False, False
         jumped = stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
-        return shares, jumped
+        return shares, jumped, True
 
 
 _WARM: list[bool] = []
