@@ -8,6 +8,7 @@ import functools
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent import futures
 from unittest import mock
@@ -605,6 +606,39 @@ def test_the_compiled_annealer_equals_its_python_twin(level: Level, seed: int) -
         ends.append((node, won, annealer.state.tolist(), *(a.tolist() for a in annealer.current), s.op.tolist(),
                      s.nd.tolist()))  # fmt: skip
     assert ends[0] == ends[1] and ends[0][0] > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles(rows=(2, 3), cols=(2, 4), functions=5, max_slots=5), st.integers(0, 10**6), st.integers(1, 12))
+def test_the_annealers_changes_keep_to_the_slots_and_the_commands_allowed(level: Level, seed: int, most: int) -> None:
+    """Every change kern._mutate makes (compiled, and as plain Python with the same draws) keeps each function
+    within its slots and the program within `most` slots (or no bigger, when it was over), writes only commands
+    and conditions the puzzle allows, and a swap or a move keeps the program's commands (with their
+    conditions) as they were, only elsewhere."""
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+    slots = annealer.board.slots
+    allowed_ops, allowed_conds = set(annealer.alphabet.tolist()), {kern.NO_COND, *annealer.conds.tolist()}
+    runs = []
+    for mutate in (kern._mutate, kern._mutate.py_func):
+        state = annealer.state.copy()
+        op, cs, nd = (a.copy() for a in annealer.current)
+        seen = []
+        for _ in range(300):
+            before_used = int(nd.sum())
+            before = sorted((int(op[f, i]), int(cs[f, i])) for f in range(len(nd)) for i in range(nd[f]))
+            draw = state[kern.A_RNG]
+            mutate(state, most, slots, annealer.alphabet, annealer.conds, op, cs, nd)
+            after = sorted((int(op[f, i]), int(cs[f, i])) for f in range(len(nd)) for i in range(nd[f]))
+            assert all(0 <= nd[f] <= slots[f] for f in range(len(nd)))
+            assert nd.sum() <= max(most, before_used)
+            assert {o for o, _ in after} <= allowed_ops and {c for _, c in after} <= allowed_conds
+            seen.append((int(draw), after))
+            gone, new = Counter(before) - Counter(after), Counter(after) - Counter(before)
+            # one command written, one taken out, one changed (a swap or a move: none)
+            assert (gone.total(), new.total()) in {(0, 0), (0, 1), (1, 0), (1, 1)}
+            assert len(after) - len(before) == new.total() - gone.total()
+        runs.append(seen)
+    assert runs[0] == runs[1]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

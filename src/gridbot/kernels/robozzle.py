@@ -732,6 +732,7 @@ RNG_MOD = 1 << 31
 WON = 1 << 40  # the score of a winning program
 STAR_SCORE = 256  # a whole program's score: this per star collected, less the moves left to the nearest star
 PERMILLE_COND = 300  # of the commands the annealer writes, this many per thousand get a colour condition
+MOVES = 7  # kinds of change the annealer draws from (_mutate): 0-4 change or add or drop a slot, 5 swap, 6 move
 PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
 
 
@@ -772,33 +773,53 @@ def _random_command(state, alphabet, conds, op, cs, f, i) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
-    """One random change of the program: a slot's command and condition, its condition or its command alone, a
-    command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted."""
+def _some_function(state, slots) -> int:
+    """A function drawn at random, each as likely as its share of the slots."""
     r = _random(state, slots.sum())
     f = 0
-    while r >= slots[f]:  # a function as likely as its share of the slots
+    while r >= slots[f]:
         r -= slots[f]
         f += 1
+    return f
+
+
+@njit(cache=True, nogil=True)
+def _insert(op, cs, nd, f, p) -> None:
+    """Make room for a slot at `p` of function `f` (its command is left as it was: the caller sets it)."""
+    for i in range(nd[f], p, -1):
+        op[f, i] = op[f, i - 1]
+        cs[f, i] = cs[f, i - 1]
+    nd[f] += 1
+
+
+@njit(cache=True, nogil=True)
+def _delete(op, cs, nd, f, p) -> None:
+    """Remove slot `p` of function `f`, the slots after it moving up."""
+    for i in range(p, nd[f] - 1):
+        op[f, i] = op[f, i + 1]
+        cs[f, i] = cs[f, i + 1]
+    nd[f] -= 1
+
+
+@njit(cache=True, nogil=True)
+def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
+    """One random change of the program: a slot's command and condition, its condition or its command alone, a
+    command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted, two slots
+    swapped, or one moved (anywhere in the program: a call can go from one function to another)."""
+    f = _some_function(state, slots)
     n = nd[f]
     used = nd.sum()
-    kind = _random(state, 5)
+    kind = _random(state, MOVES)
     if n == 0 or (kind == 2 and n < slots[f] and used < most):
         if used >= most:
             return
         p = _random(state, n + 1)
-        for i in range(n, p, -1):
-            op[f, i] = op[f, i - 1]
-            cs[f, i] = cs[f, i - 1]
+        _insert(op, cs, nd, f, p)
         _random_command(state, alphabet, conds, op, cs, f, p)
-        nd[f] = n + 1
         return
     p = _random(state, n)
     if kind == 3:
-        for i in range(p, n - 1):
-            op[f, i] = op[f, i + 1]
-            cs[f, i] = cs[f, i + 1]
-        nd[f] = n - 1
+        _delete(op, cs, nd, f, p)
     elif kind == 1 and conds.shape[0]:
         if cs[f, p] != NO_COND and _random(state, 10) < 4:
             cs[f, p] = NO_COND
@@ -806,6 +827,20 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
             cs[f, p] = conds[_random(state, conds.shape[0])]
     elif kind == 4:
         op[f, p] = alphabet[_random(state, alphabet.shape[0])]
+    elif kind == 5:
+        g = _some_function(state, slots)
+        if nd[g]:
+            q = _random(state, nd[g])
+            op[f, p], op[g, q] = op[g, q], op[f, p]
+            cs[f, p], cs[g, q] = cs[g, q], cs[f, p]
+    elif kind == 6:
+        g = _some_function(state, slots)
+        if g == f or nd[g] < slots[g]:
+            o, c = op[f, p], cs[f, p]
+            _delete(op, cs, nd, f, p)
+            q = _random(state, nd[g] + 1)
+            _insert(op, cs, nd, g, q)
+            op[g, q], cs[g, q] = o, c
     else:
         _random_command(state, alphabet, conds, op, cs, f, p)
 
