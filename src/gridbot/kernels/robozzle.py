@@ -732,7 +732,8 @@ RNG_MOD = 1 << 31
 WON = 1 << 40  # the score of a winning program
 STAR_SCORE = 256  # a whole program's score: this per star collected, less the moves left to the nearest star
 PERMILLE_COND = 300  # of the commands the annealer writes, this many per thousand get a colour condition
-MOVES = 7  # kinds of change the annealer draws from (_mutate): 0-4 change or add or drop a slot, 5 swap, 6 move
+MOVES = 8  # kinds of change the annealer draws from (_mutate): 0-4 change or add or drop a slot, 5 swap, 6 move,
+# 7 copy
 PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
 
 
@@ -805,7 +806,8 @@ def _delete(op, cs, nd, f, p) -> None:
 def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
     """One random change of the program: a slot's command and condition, its condition or its command alone, a
     command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted, two slots
-    swapped, or one moved (anywhere in the program: a call can go from one function to another)."""
+    swapped, one moved (anywhere in the program: a call can go from one function to another), or one copied
+    elsewhere (a command with its condition that already serves the program once often serves it twice)."""
     f = _some_function(state, slots)
     n = nd[f]
     used = nd.sum()
@@ -838,6 +840,13 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
         if g == f or nd[g] < slots[g]:
             o, c = op[f, p], cs[f, p]
             _delete(op, cs, nd, f, p)
+            q = _random(state, nd[g] + 1)
+            _insert(op, cs, nd, g, q)
+            op[g, q], cs[g, q] = o, c
+    elif kind == 7:
+        g = _some_function(state, slots)
+        if nd[g] < slots[g] and used < most:
+            o, c = op[f, p], cs[f, p]
             q = _random(state, nd[g] + 1)
             _insert(op, cs, nd, g, q)
             op[g, q], cs[g, q] = o, c
