@@ -654,7 +654,7 @@ class Annealer(_Heuristic):
     """The second heuristic: simulated annealing over whole programs (kern.anneal), each run from the start by the
     same machine as the exact search and scored by the stars it collects, then by how near it ends to a star
     left. Unlike the beam, which fixes each slot when execution first reaches it, the annealer changes any
-    slot at any time (kern._mutate: rewrites, inserts and deletes a slot, swaps two, moves one, also from one
+    slot at any time (kern._mutate: rewrites, inserts and deletes a slot, swaps two, moves or copies one, also from one
     function to another), so a program that collects the first stars the wrong way can still turn into one
     that collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 13, the beam 8
     (BENCHMARKS.md). A program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
