@@ -732,8 +732,7 @@ RNG_MOD = 1 << 31
 WON = 1 << 40  # the score of a winning program
 STAR_SCORE = 256  # a whole program's score: this per star collected, less the moves left to the nearest star
 PERMILLE_COND = 300  # of the commands the annealer writes, this many per thousand get a colour condition
-MOVES = 8  # kinds of change the annealer draws from (_mutate): 0-4 change or add or drop a slot, 5 swap, 6 move,
-# 7 copy
+MOVES = 8  # kinds of change the annealer draws from (_mutate): 0-4 change or add or drop a slot, 5 swap, 6 move, 7 copy
 PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
 
 
@@ -794,6 +793,14 @@ def _insert(op, cs, nd, f, p) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _insert_anywhere(state, op, cs, nd, g, o, c) -> None:
+    """Put command `o` with condition `c` at a random place in function `g` (which has a slot free)."""
+    q = _random(state, nd[g] + 1)
+    _insert(op, cs, nd, g, q)
+    op[g, q], cs[g, q] = o, c
+
+
+@njit(cache=True, nogil=True)
 def _delete(op, cs, nd, f, p) -> None:
     """Remove slot `p` of function `f`, the slots after it moving up."""
     for i in range(p, nd[f] - 1):
@@ -840,16 +847,11 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
         if g == f or nd[g] < slots[g]:
             o, c = op[f, p], cs[f, p]
             _delete(op, cs, nd, f, p)
-            q = _random(state, nd[g] + 1)
-            _insert(op, cs, nd, g, q)
-            op[g, q], cs[g, q] = o, c
+            _insert_anywhere(state, op, cs, nd, g, o, c)
     elif kind == 7:
         g = _some_function(state, slots)
         if nd[g] < slots[g] and used < most:
-            o, c = op[f, p], cs[f, p]
-            q = _random(state, nd[g] + 1)
-            _insert(op, cs, nd, g, q)
-            op[g, q], cs[g, q] = o, c
+            _insert_anywhere(state, op, cs, nd, g, op[f, p], cs[f, p])
     else:
         _random_command(state, alphabet, conds, op, cs, f, p)
 
