@@ -641,6 +641,47 @@ def test_the_annealers_changes_keep_to_the_slots_and_the_commands_allowed(level:
     assert runs[0] == runs[1]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), functions=5, max_slots=5), st.integers(0, 10**6))
+def test_a_change_the_current_run_never_reached_runs_the_same(level: Level, seed: int) -> None:
+    """The annealer keeps a change without running it when it touches only slots the current program's run never
+    looked at (kern._unreached, from the reach that run noted): such a change must end its run where the current
+    one does, after the same actions, with the same stars collected and so the same score. Checked on every change
+    of a random walk of changes, the changed program run in full each time."""
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+    b, s, lane = annealer.board, annealer.lane.search, annealer.lane
+    most = sum(level.slots)
+    ends = ("pos", "facing", "left", "act")
+
+    def run(op, cs, nd):
+        reach = np.zeros(kern.MAX_FUNCTIONS, np.int64)
+        s.op[:], s.cs[:], s.nd[:] = op, cs, nd
+        s.closed[:] = 1
+        lane.node += 1
+        score = kern.whole_score(
+            lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
+            s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, annealer.spos,
+            annealer.sdist, annealer.snear, reach,
+        )  # fmt: skip
+        registers = [int(s.sc[getattr(kern, "S_" + name.upper())]) for name in ends]
+        return score, registers, reach
+
+    state = annealer.state
+    cur = [a.copy() for a in annealer.current]
+    unreached = 0
+    for _ in range(300):
+        score, registers, reach = run(*cur)
+        assert all(0 <= reach[f] <= cur[2][f] + 1 for f in range(kern.MAX_FUNCTIONS))
+        state[kern.A_REACH : kern.A_REACH + kern.MAX_FUNCTIONS] = reach
+        changed = [a.copy() for a in cur]
+        kern._mutate(state, most, b.slots, annealer.alphabet, annealer.conds, *changed)
+        if kern._unreached(*changed, *cur, state):
+            unreached += 1
+            assert run(*changed)[:2] == (score, registers)
+        cur = changed
+    assume(unreached > 0)  # a walk in one function of one slot, say, changes only slots that are run
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.integers(0, 3))
 def test_an_annealer_given_a_lower_bound_never_returns_a_longer_program(level: Level, seed: int) -> None:
