@@ -70,7 +70,7 @@ S_BOARD = S_CALLED + MAX_FUNCTIONS
 # 1 while a run plays a partial program out as it stands (a beam's roll-out, beam_step): an end not decided ends
 # the function, a slot whose command is not decided is skipped, one whose condition is not is run
 S_ROLLOUT = S_BOARD + 1
-# per function, how far into it the annealer's last run came (see _run's `reach`)
+# per function, how far into it the annealer's last run came (_run's `reach`, anneal's view of these registers)
 S_REACH = S_ROLLOUT + 1
 N_SCALARS = S_REACH + MAX_FUNCTIONS
 # the registers a decision frame saves, in this order
@@ -738,8 +738,8 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
 # ---------------------------------------------------------------- the annealer over whole programs
 
 # the annealer's registers, in `state`: its random generator, the step of the current round, the current score,
-# what is known of the current program's reach (1: its run's S_REACH registers are copied from A_REACH on; 2: its
-# run won, so a change scores by its slots, not by its run; 0: nothing, it was loaded from outside)
+# what is known of the current program's reach (1: its run's reach, per function, is in the registers from A_REACH
+# on; 2: its run won, so a change scores by its slots, not by its run; 0: nothing, it was loaded from outside)
 A_RNG, A_ITER, A_SCORE, A_KNOWN, A_REACH = range(5)
 N_ANNEAL = A_REACH + MAX_FUNCTIONS
 RNG_MOD = 1 << 31
