@@ -658,7 +658,7 @@ class Annealer(_Heuristic):
     function to another), so a program that collects the first stars the wrong way can still turn into one
     that collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 13, the beam 8
     (BENCHMARKS.md). A change only to slots the current program's run never reached is kept without being run
-    (it would run the same): 1.6 times the steps a second, the same steps. A program found is trimmed (slots
+    (it would run the same): 1.5 times the steps a second, the same steps. A program found is trimmed (slots
     whose removal still wins go) and kept. Proves nothing.
     """
 
