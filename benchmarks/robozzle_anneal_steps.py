@@ -26,18 +26,12 @@ def anneal(puzzle: str, steps: int, seed: int) -> tuple[float, str, bool]:
     """(seconds, digest of the end state, whether a program won) of `steps` annealing steps on `puzzle`."""
     level = gridbot.load(f"robozzle:{puzzle}")
     annealer = rz.Annealer(rz.Board.of(level), robozzle.STACK_CAP, seed=seed)
-    b, s, lane = annealer.board, annealer.lane.search, annealer.lane
     began = time.perf_counter()
-    node, won = kern.anneal(
-        steps, 1 << 50, rz.ANNEAL_ROUND, rz.ANNEAL_HOT, rz.ANNEAL_COLD, sum(level.slots), b.slots, annealer.alphabet,
-        annealer.conds, annealer.state, *annealer.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
-        b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath,
-        s.dropped, s.sc, annealer.spos, annealer.sdist, annealer.snear,
-    )  # fmt: skip
+    won = annealer.steps(steps, sum(level.slots), work=1 << 50)
     seconds = time.perf_counter() - began
-    end = [int(node), bool(won), annealer.state[: kern.A_SCORE + 1].tolist()]
+    end = [annealer.lane.node, won, annealer.state[: kern.A_SCORE + 1].tolist()]
     end += [a.tolist() for a in annealer.current]
-    return seconds, hashlib.sha256(json.dumps(end).encode()).hexdigest()[:12], bool(won)
+    return seconds, hashlib.sha256(json.dumps(end).encode()).hexdigest()[:12], won
 
 
 def main() -> None:

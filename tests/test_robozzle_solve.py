@@ -651,7 +651,6 @@ def test_a_change_the_current_run_never_reached_runs_the_same(level: Level, seed
     annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
     b, s, lane = annealer.board, annealer.lane.search, annealer.lane
     most = sum(level.slots)
-    ends = ("pos", "facing", "left", "act")
 
     def run(op, cs, nd):
         reach = np.zeros(kern.MAX_FUNCTIONS, np.int64)
@@ -663,7 +662,7 @@ def test_a_change_the_current_run_never_reached_runs_the_same(level: Level, seed
             s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, annealer.spos,
             annealer.sdist, annealer.snear, reach,
         )  # fmt: skip
-        registers = [int(s.sc[getattr(kern, "S_" + name.upper())]) for name in ends]
+        registers = [int(s.sc[r]) for r in (kern.S_POS, kern.S_FACING, kern.S_LEFT, kern.S_ACT)]
         return score, registers, reach
 
     state = annealer.state

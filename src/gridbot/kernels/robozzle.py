@@ -739,7 +739,7 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
 
 # the annealer's registers, in `state`: its random generator, the step of the current round, the current score,
 # what is known of the current program's reach (1: its run's reach, per function, is in the registers from A_REACH
-# on; 2: its run won, so a change scores by its slots, not by its run; 0: nothing, it was loaded from outside)
+# on; 2: its run won, so a change scores by its slots, not by its run; 0: nothing, it is new or loaded from outside)
 A_RNG, A_ITER, A_SCORE, A_KNOWN, A_REACH = range(5)
 N_ANNEAL = A_REACH + MAX_FUNCTIONS
 RNG_MOD = 1 << 31
@@ -921,6 +921,8 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
                 left -= cur_nd[f]
                 for i in range(cur_nd[f]):
                     _random_command(state, alphabet, conds, cur_op, cur_cs, f, i)
+            state[A_KNOWN] = 0
+        if state[A_KNOWN] == 0:  # a new round's program, or one loaded (Annealer.start_from): its score and reach
             op[:] = cur_op
             cs[:] = cur_cs
             nd[:] = cur_nd
@@ -931,15 +933,6 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
             if state[A_SCORE] == WON:
                 return node, True
             _keep_reach(state, reach, False)
-        elif state[A_KNOWN] == 0:  # loaded from outside (Annealer.start_from): run it again for its reach
-            op[:] = cur_op
-            cs[:] = cur_cs
-            nd[:] = cur_nd
-            node += 1
-            score = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd,
-                                closed, stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear,
-                                reach)  # fmt: skip
-            _keep_reach(state, reach, score == WON)
         t = t_first * (t_last / t_first) ** (state[A_ITER] / rounds)
         state[A_ITER] = (state[A_ITER] + 1) % rounds
         op[:] = cur_op

@@ -686,22 +686,28 @@ class Annealer(_Heuristic):
         flag): a winning program of at most `most_slots` slots (kept as `best` when shorter), or None.
         O(steps x MAX_ACTIONS)."""
         stop = clock.seconds + seconds
-        b, s, lane = self.board, self.lane.search, self.lane
         while True:
-            node, won = kern.anneal(
-                ANNEAL_CHUNK, ANNEAL_WORK, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet,
-                self.conds, self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
-                b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
-                lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
-            )  # fmt: skip
-            self.nodes += int(node) - lane.node
-            lane.node = int(node)
-            if won:
+            if self.steps(ANNEAL_CHUNK, most_slots):
                 found = self._trimmed()
                 self.keep(found)
                 return found
             if clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked()):
                 return None
+
+    def steps(self, count: int, most_slots: int, work: int = ANNEAL_WORK) -> bool:
+        """`count` steps of kern.anneal (fewer once their runs have done `work`), going on from where the last
+        ones left off: whether a program of at most `most_slots` slots won (it is then in the lane's arrays).
+        O(min(count x MAX_ACTIONS x stack cap, work))."""
+        b, s, lane = self.board, self.lane.search, self.lane
+        node, won = kern.anneal(
+            count, work, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet, self.conds,
+            self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
+            s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc,
+            self.spos, self.sdist, self.snear,
+        )  # fmt: skip
+        self.nodes += int(node) - lane.node
+        lane.node = int(node)
+        return bool(won)
 
     def start_from(self, program: Program, at: float = SEEDED_AT) -> Program | None:
         """Go on from `program` as from a round's own start, `at` of the way through the round (its temperature
