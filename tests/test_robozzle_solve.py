@@ -15,7 +15,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import gridbot
@@ -641,44 +641,86 @@ def test_the_annealers_changes_keep_to_the_slots_and_the_commands_allowed(level:
     assert runs[0] == runs[1]
 
 
+def _whole_run(annealer: solve_robozzle.Annealer, op: np.ndarray, cs: np.ndarray, nd: np.ndarray) -> tuple:
+    """kern.whole_score of a whole program as the annealer runs it: (its score, where the run ended: tile,
+    facing, stars left, actions; what it saw at each slot)."""
+    b, s, lane = annealer.board, annealer.lane.search, annealer.lane
+    seen = np.zeros(kern.MAX_FUNCTIONS * kern.SEEN_WIDTH, np.int64)
+    s.op[:], s.cs[:], s.nd[:] = op, cs, nd
+    s.closed[:] = 1
+    lane.node += 1
+    score = kern.whole_score(
+        lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
+        s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, annealer.spos, annealer.sdist,
+        annealer.snear, seen,
+    )  # fmt: skip
+    registers = [int(s.sc[r]) for r in (kern.S_POS, kern.S_FACING, kern.S_LEFT, kern.S_ACT)]
+    return score, registers, seen
+
+
+def test_a_run_sees_the_colours_at_each_slot_and_a_change_that_keeps_what_they_do_runs_the_same() -> None:
+    """`F1: F F` on red, red, green: both slots are looked at on red only, then F1's end. A condition "on red"
+    at either slot does the same there; "on green", another command, or a slot more at the end does not."""
+    level = Level.parse("functions: 3 0 0 0 0\npaint: none\nstart: 1 1 east\nrrgR")
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64)
+    s, state = annealer.lane.search, annealer.state
+    red = 2 << robozzle.COLOURS.index("R")
+
+    def arrays(text: str) -> list[np.ndarray]:
+        s.load(robozzle.Program.parse(text))
+        return [s.op.copy(), s.cs.copy(), s.nd.copy()]
+
+    current = arrays("F1: F F")
+    seen = _whole_run(annealer, *current)[2]
+    assert seen[: kern.SEEN_WIDTH].tolist()[:4] == [red, red, kern.NO_COND, 0] and not seen[kern.SEEN_WIDTH :].any()
+    state[kern.A_SEEN : kern.A_SEEN + seen.size] = seen
+    for text, same in [("F1: rF F", True), ("F1: F rF", True), ("F1: rF rF", True), ("F1: gF F", False),
+                       ("F1: F L", False), ("F1: F F R", False), ("F1: F", False)]:  # fmt: skip
+        assert kern._runs_the_same(*arrays(text), *current, state) is same, text
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(rows=(2, 3), cols=(2, 4), functions=5, max_slots=5), st.integers(0, 10**6))
-def test_a_change_the_current_run_never_reached_runs_the_same(level: Level, seed: int) -> None:
-    """The annealer keeps a change without running it when it touches only slots the current program's run never
-    looked at (kern._unreached, from the reach that run noted): such a change must end its run where the current
-    one does, after the same actions, with the same stars collected and so the same score. Checked on every change
-    of a random walk of changes, the changed program run in full each time."""
+def test_a_change_that_does_the_same_wherever_the_run_looked_runs_the_same(level: Level, seed: int) -> None:
+    """The annealer keeps a change without running it when the changed program does what the current one did at
+    every slot the current program's run looked at, on every colour it saw there (kern._runs_the_same, from what
+    that run noted): such a change must end its run where the current one does, after the same actions, with the
+    same stars collected and so the same score, and its run must see the same. Checked on every change of a random
+    walk of changes, the changed program run in full each time."""
     annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
-    b, s, lane = annealer.board, annealer.lane.search, annealer.lane
+    b = annealer.board
     most = sum(level.slots)
 
     def run(op, cs, nd):
-        reach = np.zeros(kern.MAX_FUNCTIONS, np.int64)
-        s.op[:], s.cs[:], s.nd[:] = op, cs, nd
-        s.closed[:] = 1
-        lane.node += 1
-        score = kern.whole_score(
-            lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
-            s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, annealer.spos,
-            annealer.sdist, annealer.snear, reach,
-        )  # fmt: skip
-        registers = [int(s.sc[r]) for r in (kern.S_POS, kern.S_FACING, kern.S_LEFT, kern.S_ACT)]
-        return score, registers, reach
+        return _whole_run(annealer, op, cs, nd)
 
     state = annealer.state
     cur = [a.copy() for a in annealer.current]
-    unreached = 0
+    same = changed_where_looked = 0
     for _ in range(300):
-        score, registers, reach = run(*cur)
-        assert all(0 <= reach[f] <= cur[2][f] + 1 for f in range(kern.MAX_FUNCTIONS))
-        state[kern.A_REACH : kern.A_REACH + kern.MAX_FUNCTIONS] = reach
+        score, registers, seen = run(*cur)
+        for f in range(kern.MAX_FUNCTIONS):  # what a run sees: colours at slots, its end, from the first slot on
+            saw = seen[f * kern.SEEN_WIDTH : (f + 1) * kern.SEEN_WIDTH].tolist()
+            looked = sum(1 for x in saw if x)
+            assert all(saw[:looked]) and not any(saw[looked:]) and looked <= cur[2][f] + 1
+            assert all(x & kern.NO_COND == 0 for x in saw[: cur[2][f]]) and saw[cur[2][f]] in (0, kern.NO_COND)
+        state[kern.A_SEEN : kern.A_SEEN + seen.size] = seen
         changed = [a.copy() for a in cur]
         kern._mutate(state, most, b.slots, annealer.alphabet, annealer.conds, *changed)
-        if kern._unreached(*changed, *cur, state):
-            unreached += 1
-            assert run(*changed)[:2] == (score, registers)
+        if kern._runs_the_same(*changed, *cur, state):
+            same += 1
+            looked_at = [(f, i) for f in range(kern.MAX_FUNCTIONS) for i in range(kern.SEEN_WIDTH)
+                         if seen[f * kern.SEEN_WIDTH + i]]  # fmt: skip
+            changed_where_looked += any(
+                i < changed[2][f] and (changed[0][f, i], changed[1][f, i]) != (cur[0][f, i], cur[1][f, i])
+                for f, i in looked_at
+            )
+            again = run(*changed)
+            assert again[:2] == (score, registers) and again[2].tolist() == seen.tolist()
         cur = changed
-    assume(unreached > 0)  # a walk in one function of one slot, say, changes only slots that are run
+    # a walk in one function of one slot, say, changes only slots that are run
+    assume(same > 0)
+    event(f"changed a slot looked at: {changed_where_looked > 0}")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -70,9 +70,11 @@ S_BOARD = S_CALLED + MAX_FUNCTIONS
 # 1 while a run plays a partial program out as it stands (a beam's roll-out, beam_step): an end not decided ends
 # the function, a slot whose command is not decided is skipped, one whose condition is not is run
 S_ROLLOUT = S_BOARD + 1
-# per function, how far into it the annealer's last run came (_run's `reach`, anneal's view of these registers)
-S_REACH = S_ROLLOUT + 1
-N_SCALARS = S_REACH + MAX_FUNCTIONS
+# per slot of each function (SEEN_WIDTH a function: its slots and its end), what the annealer's last run saw there
+# (_run's `seen`, anneal's view of these registers)
+SEEN_WIDTH = MAX_SLOTS + 1
+S_SEEN = S_ROLLOUT + 1
+N_SCALARS = S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD)
 N_SAVED = len(SAVED)
@@ -205,13 +207,13 @@ def _tile_hash(tile, c) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc, reach=None) -> int:
+def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc, seen=None) -> int:
     """Run the machine from the registers in `sc` until a slot must be decided (_DECIDE, registers at that slot),
     the last star is collected (_WIN) or the run is lost (_LOSE). A stack entry or a tile's colour is logged on
     the trail the first time this node overwrites it (`stamp` holds the node that last logged it), so the
-    trail stays bounded however long the run. Given `reach` (the annealer's runs), it notes per function how far
-    into it execution came: one past the furthest slot looked at, the end counting as a slot; without it (the
-    exact search), numba compiles the loop without those lines."""
+    trail stays bounded however long the run. Given `seen` (the annealer's runs), it notes what the run saw at
+    each slot it looked at (seen[f * SEEN_WIDTH + pc]): the colours stood on, as a condition's bits, and bit 0 at a
+    function's end; without it (the exact search), numba compiles the loop without those lines."""
     node = sc[S_NODES] + 1
     path[sc[S_DEPTH]] = node
     pos, facing, f, pc = sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC]
@@ -224,10 +226,8 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     while True:
         steps += 1
         if pc == nd[f]:
-            # a function's reach is noted whenever execution leaves it (here, at a call, at the end), not at every
-            # slot
-            if reach is not None:
-                reach[f] = max(reach[f], pc + 1)
+            if seen is not None:
+                seen[f * SEEN_WIDTH + pc] |= NO_COND
             if not closed[f] and not as_it_stands:
                 result = _DECIDE
                 break
@@ -238,6 +238,8 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             f, pc, ent = stack[sp, 0], stack[sp, 1], stack[sp, 2]
             continue
         here = colour[pos]
+        if seen is not None:
+            seen[f * SEEN_WIDTH + pc] |= 2 << here
         conds = cs[f, pc]
         runs = conds & (NO_COND | (2 << here))
         if runs == 0:
@@ -265,8 +267,6 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
                     break
                 d -= 1
             steps += sp - 1 - d  # the frames looked at count as work too (up to the stack cap per call)
-            if reach is not None:
-                reach[f] = max(reach[f], pc)
             if loops or sp == cap:
                 break
             if stamp[0, sp] != node:
@@ -311,8 +311,6 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
                 paints += 1
         if act == MAX_ACTIONS:
             break
-    if reach is not None:  # one past the slot last run (or the end, noted above)
-        reach[f] = max(reach[f], pc)
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
     sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS] = ent, act, sp, left, paints
     sc[S_BOARD] = board
@@ -738,10 +736,11 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
 # ---------------------------------------------------------------- the annealer over whole programs
 
 # the annealer's registers, in `state`: its random generator, the step of the current round, the current score,
-# what is known of the current program's reach (1: its run's reach, per function, is in the registers from A_REACH
-# on; 2: its run won, so a change scores by its slots, not by its run; 0: nothing, it is new or loaded from outside)
-A_RNG, A_ITER, A_SCORE, A_KNOWN, A_REACH = range(5)
-N_ANNEAL = A_REACH + MAX_FUNCTIONS
+# what is known of the current program's run (1: what it saw at each slot, as _run's `seen`, is in the registers
+# from A_SEEN on; 2: it won, so a change scores by its slots, not by its run; 0: nothing, the program is new or
+# loaded from outside)
+A_RNG, A_ITER, A_SCORE, A_KNOWN, A_SEEN = range(5)
+N_ANNEAL = A_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 RNG_MOD = 1 << 31
 WON = 1 << 40  # the score of a winning program
 STAR_SCORE = 256  # a whole program's score: this per star collected, less the moves left to the nearest star
@@ -767,15 +766,15 @@ def _random(state, n) -> int:
 
 @njit(cache=True, nogil=True)
 def whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
-                stamp, records, rpath, dropped, sc, spos, sdist, snear, reach=None) -> int:  # fmt: skip
+                stamp, records, rpath, dropped, sc, spos, sdist, snear, seen=None) -> int:  # fmt: skip
     """Run the whole program in `op`, `cs` (one condition bit a slot), `nd` (every function closed) from the start,
     as node `node`: WON when it wins, else STAR_SCORE per star collected less the moves from where the run
-    ended to the nearest star left (at most STAR_SCORE - 1); given `reach`, the run's reach in it (see _run).
-    O(MAX_ACTIONS x slots)."""
+    ended to the nearest star left (at most STAR_SCORE - 1); given `seen`, what the run saw at each slot in it
+    (see _run). O(MAX_ACTIONS x slots)."""
     _from_start(node, colour0, star0, start, facing, stars, colour, star, sc)
-    if reach is not None:
-        reach[:] = 0
-    if _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc, reach) == _WIN:
+    if seen is not None:
+        seen[:] = 0
+    if _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc, seen) == _WIN:
         return WON
     near = min(_nearest(sc[S_POS], star, spos, sdist, snear), STAR_SCORE - 1)
     return (stars - sc[S_LEFT]) * STAR_SCORE - near
@@ -874,24 +873,34 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _unreached(op, cs, nd, cur_op, cur_cs, cur_nd, state) -> bool:
-    """Does the program in `op`, `cs`, `nd` differ from the current one only in slots that the current program's
-    run never looked at (A_REACH: per function, one past the furthest slot looked at, the end counting)? Then its
-    run is the same, action for action, and so is its score. O(slots)."""
+def _runs_the_same(op, cs, nd, cur_op, cur_cs, cur_nd, state) -> bool:
+    """Does the program in `op`, `cs`, `nd` do what the current one does at every slot the current program's run
+    looked at, on every colour it saw there (A_SEEN, see _run)? A slot never looked at can hold anything, and one
+    looked at only on colours where neither version runs, or where both run the same command, too; a function's
+    end must stay where it was once looked at. Then the run is the same, action for action, and so is its score.
+    O(slots)."""
     for f in range(nd.shape[0]):
-        for i in range(state[A_REACH + f]):
+        for i in range(SEEN_WIDTH):
+            saw = state[A_SEEN + f * SEEN_WIDTH + i]
+            if saw == 0:  # execution comes to a slot only from the one before it (or a call there): none further on
+                break
             here, there = i < nd[f], i < cur_nd[f]
-            if here != there or (here and (op[f, i] != cur_op[f, i] or cs[f, i] != cur_cs[f, i])):
+            if here != there:
                 return False
+            if here:
+                runs = saw if cs[f, i] & NO_COND else cs[f, i] & saw
+                ran = saw if cur_cs[f, i] & NO_COND else cur_cs[f, i] & saw
+                if runs != ran or (ran != 0 and op[f, i] != cur_op[f, i]):
+                    return False
     return True
 
 
 @njit(cache=True, nogil=True)
-def _keep_reach(state, reach, won) -> None:
-    """The current program's reach is the last run's; when that run won, it serves nothing (a win with more slots
-    than wanted scores by its slots, not by its run)."""
+def _keep_seen(state, seen, won) -> None:
+    """What the current program's run saw is the last run's; when that run won, it serves nothing (a win with
+    more slots than wanted scores by its slots, not by its run)."""
     state[A_KNOWN] = 2 if won else 1
-    state[A_REACH : A_REACH + MAX_FUNCTIONS] = reach
+    state[A_SEEN : A_SEEN + MAX_FUNCTIONS * SEEN_WIDTH] = seen
 
 
 @njit(cache=True, nogil=True)
@@ -904,11 +913,12 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
     `cur_op`, `cur_cs`, `cur_nd`. A round starts from a random program (each function half full) and takes
     `rounds` steps; each step changes one or two slots (_mutate) and scores the result (whole_score); a change
     is kept when it scores no worse, or with probability exp(loss / T) at a temperature T that falls from
-    `t_first` to `t_last` over the round. A change only to slots the current program's run never reached
-    (_unreached) is not run: it scores as the current program, and is kept. Returns (the last node number used,
-    whether a program won: it is then in `op`, `cs`, `nd`). O(min(count x MAX_ACTIONS x stack cap, work))."""
+    `t_first` to `t_last` over the round. A change that does what the current program did wherever its run
+    looked (_runs_the_same) is not run: it scores as the current program, and is kept. Returns (the last node
+    number used, whether a program won: it is then in `op`, `cs`, `nd`). O(min(count x MAX_ACTIONS x stack cap,
+    work))."""
     closed[:] = 1
-    reach = sc[S_REACH : S_REACH + MAX_FUNCTIONS]
+    seen = sc[S_SEEN : S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH]
     begin = sc[S_STEPS]
     for _ in range(count):
         if sc[S_STEPS] - begin >= work:  # a step can take a thousand actions, and calls many frames each
@@ -922,17 +932,17 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
                 for i in range(cur_nd[f]):
                     _random_command(state, alphabet, conds, cur_op, cur_cs, f, i)
             state[A_KNOWN] = 0
-        if state[A_KNOWN] == 0:  # a new round's program, or one loaded (Annealer.start_from): its score and reach
+        if state[A_KNOWN] == 0:  # a new round's program, or one loaded (Annealer.start_from): its score and run
             op[:] = cur_op
             cs[:] = cur_cs
             nd[:] = cur_nd
             node += 1
             state[A_SCORE] = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd,
                                          closed, stack, trail, stamp, records, rpath, dropped, sc, spos, sdist,
-                                         snear, reach)  # fmt: skip
+                                         snear, seen)  # fmt: skip
             if state[A_SCORE] == WON:
                 return node, True
-            _keep_reach(state, reach, False)
+            _keep_seen(state, seen, False)
         t = t_first * (t_last / t_first) ** (state[A_ITER] / rounds)
         state[A_ITER] = (state[A_ITER] + 1) % rounds
         op[:] = cur_op
@@ -942,13 +952,13 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
         if _random(state, 1000) < PERMILLE_TWICE:
             _mutate(state, most, slots, alphabet, conds, op, cs, nd)
         node += 1
-        if state[A_KNOWN] == 1 and _unreached(op, cs, nd, cur_op, cur_cs, cur_nd, state):
+        if state[A_KNOWN] == 1 and _runs_the_same(op, cs, nd, cur_op, cur_cs, cur_nd, state):
             cur_op[:] = op
             cur_cs[:] = cs
             cur_nd[:] = nd
             continue
         score = whole_score(node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed,
-                            stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear, reach)  # fmt: skip
+                            stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear, seen)  # fmt: skip
         won = score == WON
         if won:
             used = nd.sum()
@@ -963,5 +973,5 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
             cur_cs[:] = cs
             cur_nd[:] = nd
             state[A_SCORE] = score
-            _keep_reach(state, reach, won)
+            _keep_seen(state, seen, won)
     return node, False
