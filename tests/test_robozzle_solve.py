@@ -690,15 +690,11 @@ def test_a_change_that_does_the_same_wherever_the_run_looked_runs_the_same(level
     annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
     b = annealer.board
     most = sum(level.slots)
-
-    def run(op, cs, nd):
-        return _whole_run(annealer, op, cs, nd)
-
     state = annealer.state
     cur = [a.copy() for a in annealer.current]
     same = changed_where_looked = 0
     for _ in range(300):
-        score, registers, seen = run(*cur)
+        score, registers, seen = _whole_run(annealer, *cur)
         for f in range(kern.MAX_FUNCTIONS):  # what a run sees: colours at slots, its end, from the first slot on
             saw = seen[f * kern.SEEN_WIDTH : (f + 1) * kern.SEEN_WIDTH].tolist()
             looked = sum(1 for x in saw if x)
@@ -715,7 +711,7 @@ def test_a_change_that_does_the_same_wherever_the_run_looked_runs_the_same(level
                 i < changed[2][f] and (changed[0][f, i], changed[1][f, i]) != (cur[0][f, i], cur[1][f, i])
                 for f, i in looked_at
             )
-            again = run(*changed)
+            again = _whole_run(annealer, *changed)
             assert again[:2] == (score, registers) and again[2].tolist() == seen.tolist()
         cur = changed
     # a walk in one function of one slot, say, changes only slots that are run
