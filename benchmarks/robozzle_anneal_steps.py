@@ -4,9 +4,9 @@
 
 Per puzzle: `--steps` steps of the annealer from seed `--seed` over programs of all the puzzle's slots, the
 kernel compiled before the clock; prints the seconds, the steps a second and a digest of where the annealer ended
-(its generator, round, score, current program and node number). Two versions of the kernel that take the same
-steps print the same digests, so running this from two checkouts (`PYTHONPATH=WT/src`) compares their speed and
-shows that a change made the steps faster without changing them."""
+(each chain's generator, step, score and current program, and the node number). Two versions of the kernel that
+take the same steps print the same digests, so running this from two checkouts (`PYTHONPATH=WT/src`) compares
+their speed and shows that a change made the steps faster without changing them."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ def anneal(puzzle: str, steps: int, seed: int) -> tuple[float, str, bool]:
     began = time.perf_counter()
     won = annealer.steps(steps, sum(level.slots), work=1 << 50)
     seconds = time.perf_counter() - began
-    end = [annealer.lane.node, won, annealer.state[: kern.A_SCORE + 1].tolist()]
-    end += [a.tolist() for a in annealer.current]
+    end = [annealer.lane.node, won]
+    for chain in annealer.chains:
+        end += [chain.state[: kern.A_SCORE + 1].tolist(), *(a.tolist() for a in chain.current)]
     return seconds, hashlib.sha256(json.dumps(end).encode()).hexdigest()[:12], won
 
 

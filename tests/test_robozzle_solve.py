@@ -701,6 +701,7 @@ def test_a_change_that_does_the_same_wherever_the_run_looked_runs_the_same(level
             assert all(saw[:looked]) and not any(saw[looked:]) and looked <= cur[2][f] + 1
             assert all(x & kern.NO_COND == 0 for x in saw[: cur[2][f]]) and saw[cur[2][f]] in (0, kern.NO_COND)
         state[kern.A_SEEN : kern.A_SEEN + seen.size] = seen
+        state[kern.A_KNOWN] = 1  # as in kern.anneal: the changes draw conditions from the colours seen
         changed = [a.copy() for a in cur]
         kern._mutate(state, most, b.slots, annealer.alphabet, annealer.conds, *changed)
         if kern._runs_the_same(*changed, *cur, state):
@@ -717,6 +718,64 @@ def test_a_change_that_does_the_same_wherever_the_run_looked_runs_the_same(level
     # a walk in one function of one slot, say, changes only slots that are run
     assume(same > 0)
     event(f"changed a slot looked at: {changed_where_looked > 0}")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 15), st.lists(st.sampled_from([2, 4, 8]), min_size=1, max_size=3, unique=True),
+       st.integers(0, 10**6), st.integers(0, 1))  # fmt: skip
+def test_a_condition_drawn_names_a_colour_seen_at_the_slot_when_two_were(saw: int, conds: list[int], seed: int,
+                                                                          known: int) -> None:  # fmt: skip
+    """kern._seen_condition: with the current run known to have stood on two or more colours a condition may name
+    at the slot, one of those; else any a condition may name. Compiled and plain draw the same."""
+    allowed = np.array(conds, np.int64)
+    drawn = []
+    for pick in (kern._seen_condition, kern._seen_condition.py_func):
+        state = np.zeros(kern.N_ANNEAL, np.int64)
+        state[kern.A_RNG], state[kern.A_KNOWN] = seed, known
+        state[kern.A_SEEN + 2 * kern.SEEN_WIDTH + 3] = saw
+        drawn.append(int(pick(state, allowed, 2, 3)))
+    assert drawn[0] == drawn[1] and drawn[0] in conds
+    split = [c for c in conds if saw & c]
+    if known and len(split) >= 2:
+        assert drawn[0] in split
+
+
+def test_two_chains_swap_when_the_hotter_scores_better_and_keep_their_temperatures() -> None:
+    """Annealer.swap: a hotter chain scoring at least as well always swaps down (programs, scores, what their runs
+    saw; temperatures and generators stay), one scoring a thousand points worse never does at these temperatures
+    (probability exp(-1000 x (1/5 - 1/200)))."""
+    level = gridbot.load("robozzle:14")
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, chains=2)
+    cold, hot = annealer.chains
+    for chain, score, mark in ((cold, 500, 11), (hot, 700, 22)):
+        chain.state[kern.A_KNOWN], chain.state[kern.A_SCORE], chain.state[kern.A_SEEN] = 1, score, mark
+        chain.current[2][0] = mark % 10
+    rngs = int(cold.state[kern.A_RNG]), int(hot.state[kern.A_RNG])
+    assert annealer.swap(0)
+    assert (cold.state[kern.A_SCORE], cold.state[kern.A_SEEN], cold.current[2][0]) == (700, 22, 2)
+    assert (hot.state[kern.A_SCORE], hot.state[kern.A_SEEN], hot.current[2][0]) == (500, 11, 1)
+    assert (int(cold.state[kern.A_RNG]), int(hot.state[kern.A_RNG])) == rngs
+    assert (cold.temperature, hot.temperature) == (solve_robozzle.ANNEAL_COLD, solve_robozzle.ANNEAL_HOT)
+    hot.state[kern.A_SCORE] = cold.state[kern.A_SCORE] - 1000
+    assert not any(annealer.swap(0) for _ in range(100))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(rows=(2, 3), cols=(2, 4), functions=5, max_slots=5), st.integers(0, 10**6))
+def test_after_steps_and_swaps_each_chain_knows_its_own_programs_score_and_run(level: Level, seed: int) -> None:
+    """However the chains' programs were swapped, each chain's score and what it knows its run saw are those of
+    its own current program, run in full (a program that won with more slots than asked for aside)."""
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+    for _ in range(20):
+        if annealer.steps(600, sum(level.slots)):
+            return
+    for chain in annealer.chains:
+        if chain.state[kern.A_KNOWN] != 1:
+            continue
+        score, _, seen = _whole_run(annealer, *chain.current)
+        assert score == chain.state[kern.A_SCORE]
+        assert seen.tolist() == chain.state[kern.A_SEEN : kern.A_SEEN + seen.size].tolist()
+    event(f"swapped: {annealer.swaps > 0}")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -741,7 +800,8 @@ def test_an_annealer_given_a_lower_bound_never_returns_a_longer_program(level: L
 @given(puzzles(rows=(2, 3), cols=(2, 4), max_slots=4), st.data())
 def test_an_annealer_started_from_a_program_goes_on_from_it(level: Level, data) -> None:
     """start_from: a winning program comes back at once (trimmed, kept as the best); any other becomes the
-    annealer's current program, with its own score, SEEDED_AT of the way through a round."""
+    current program of the annealer's middle chain, with its own score, to be run again (A_KNOWN 0) but not
+    replaced by a random one (A_ITER not 0)."""
     program = draw_program(level, data)
     annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64)
     found = annealer.start_from(program)
@@ -749,9 +809,10 @@ def test_an_annealer_started_from_a_program_goes_on_from_it(level: Level, data) 
         assert found is not None and annealer.best == found and found.tokens <= program.tokens
         assert robozzle.run(level, found, 64).verdict.won
         return
-    assert found is None and solve_robozzle.program_of(*annealer.current) == program
-    assert annealer.state[kern.A_SCORE] == annealer.score(program)
-    assert annealer.state[kern.A_ITER] == int(solve_robozzle.SEEDED_AT * solve_robozzle.ANNEAL_ROUND)
+    middle = annealer.chains[len(annealer.chains) // 2]
+    assert found is None and solve_robozzle.program_of(*middle.current) == program
+    assert middle.state[kern.A_SCORE] == annealer.score(program)
+    assert middle.state[kern.A_KNOWN] == 0 and middle.state[kern.A_ITER] >= 1
 
 
 def test_the_beams_lead_as_a_program_holds_the_leads_decisions() -> None:
@@ -767,9 +828,9 @@ def test_the_beams_lead_as_a_program_holds_the_leads_decisions() -> None:
     robozzle.run(level, lead, 64)  # a program of the puzzle: no ProgramError
 
 
-def test_the_annealer_beside_starts_every_other_round_from_the_lead(monkeypatch) -> None:
-    """Given a lead, Beside starts every other round of its annealer from it (rounds made short here)."""
-    monkeypatch.setattr(solve_robozzle, "ANNEAL_ROUND", 70)  # not a divisor of the steps a call runs: wraps show
+def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps(monkeypatch) -> None:
+    """Given a lead, Beside's annealer goes on from it every LEAD_EVERY steps (made few here)."""
+    monkeypatch.setattr(solve_robozzle, "LEAD_EVERY", 70)
     level = gridbot.load("robozzle:14")
     lead = robozzle.parse_program("F1: F F L F2 | F2: R F1 | F3: F")
     asked = []
@@ -785,7 +846,8 @@ def test_the_annealer_beside_starts_every_other_round_from_the_lead(monkeypatch)
             time.sleep(0.01)
     finally:
         beside.stop()
-    assert beside.rounds >= 4 and len(asked) in (beside.rounds // 2, (beside.rounds + 1) // 2)
+    assert beside.rounds >= 4 and len(asked) == beside.rounds
+    assert beside.annealer.taken >= solve_robozzle.LEAD_EVERY * beside.rounds
 
 
 @pytest.mark.clock

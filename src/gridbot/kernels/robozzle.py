@@ -826,6 +826,29 @@ def _delete(op, cs, nd, f, p) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _seen_condition(state, conds, f, p) -> int:
+    """A condition for slot `p` of function `f`: one of the colours the current program's run stood on there
+    (A_SEEN), when it stood on two or more that a condition may name (only those split the slot's runs), else any
+    colour a condition may name."""
+    saw = 0
+    if state[A_KNOWN] == 1 and p < SEEN_WIDTH:
+        saw = state[A_SEEN + f * SEEN_WIDTH + p] & COLOUR_BITS
+    k = 0
+    for j in range(conds.shape[0]):
+        if saw & conds[j]:
+            k += 1
+    if k < 2:
+        return conds[_random(state, conds.shape[0])]
+    r = _random(state, k)
+    for j in range(conds.shape[0]):
+        if saw & conds[j]:
+            if r == 0:
+                return conds[j]
+            r -= 1
+    return conds[0]
+
+
+@njit(cache=True, nogil=True)
 def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
     """One random change of the program: a slot's command and condition, its condition or its command alone, a
     command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted, two slots
@@ -849,7 +872,7 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
         if cs[f, p] != NO_COND and _random(state, 10) < 4:
             cs[f, p] = NO_COND
         else:
-            cs[f, p] = conds[_random(state, conds.shape[0])]
+            cs[f, p] = _seen_condition(state, conds, f, p)
     elif kind == 4:
         op[f, p] = alphabet[_random(state, alphabet.shape[0])]
     elif kind == 5:

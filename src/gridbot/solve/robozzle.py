@@ -133,9 +133,9 @@ MAX_GROWTH = 100  # ...and at most, when the last two lengths measure it (their 
 GROWTH_FROM = 20_000  # nodes the length before the last must have taken for the ratio to count
 ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs a whole program)...
 ANNEAL_WORK = 2_000_000  # ...or fewer, once their runs have executed this many slots (milliseconds' worth)
-ANNEAL_ROUND = 200_000  # steps from a random program to the coldest temperature, then a new random program
-ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # the temperatures at a round's start and end (a star scores 256)
-SEEDED_AT = 0.5  # how far through its round the annealer goes on from a program it is given (Annealer.start_from)
+CHAINS = 6  # the annealer's chains, each at its own temperature (parallel tempering)...
+ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # ...from the coldest to the hottest, evenly apart in ratio (a star scores 256)
+LEAD_EVERY = 400_000  # annealing steps between two starts from the beam's lead (Beside)
 BESIDE_SLICE = 0.05  # seconds the annealer beside runs between looks at a request to pause
 BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
 BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
@@ -650,6 +650,16 @@ class Beam(_Heuristic):
         return s
 
 
+@dataclass(slots=True)
+class Chain:
+    """One chain of the annealer: its generator and what it knows of its current program (`state`, kern.N_ANNEAL
+    values), its current program (`current`: op, cs, nd) and its temperature."""
+
+    state: np.ndarray
+    current: tuple[np.ndarray, np.ndarray, np.ndarray]
+    temperature: float
+
+
 class Annealer(_Heuristic):
     """The second heuristic: simulated annealing over whole programs (kern.anneal), each run from the start by the
     same machine as the exact search and scored by the stars it collects, then by how near it ends to a star
@@ -660,17 +670,31 @@ class Annealer(_Heuristic):
     (BENCHMARKS.md). A change that does what the current program did wherever its run looked (slots it never
     reached; at the others, on the colours seen there) is kept without being run (it would run the same): 1.5
     times the steps a second for the slots never reached, 1.1 to 1.2 times more for the colours, the same steps.
-    A program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
+
+    Parallel tempering: CHAINS chains, each from a random program at a fixed temperature from ANNEAL_COLD to
+    ANNEAL_HOT (evenly apart in ratio), take their steps in turn; after each turn two neighbouring chains swap
+    programs with probability min(1, exp((s_hot - s_cold) x (1/T_cold - 1/T_hot))) for scores s, so a program
+    that a hot chain has carried over a ridge goes down to the cold chains, which refine it. On the 102 puzzles
+    some corpus runs solve and others do not (5 s, seeds 0, 1, 2), with conditions drawn from the colours seen
+    (kern._seen_condition), it found 31, 33 and 34 against 29, 30 and 28 for one chain cooled from a new random
+    program every 200,000 steps (BENCHMARKS.md). A program found is trimmed (slots whose removal still wins go) and
+    kept. Proves nothing.
     """
 
-    def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None) -> None:
+    def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None,
+                 chains: int = CHAINS) -> None:  # fmt: skip
         self.board = board
         self.stop_asked = stop
         self.lane = _Lane(board, stack_cap)
-        self.state = np.zeros(kern.N_ANNEAL, np.int64)
-        self.state[kern.A_RNG] = (seed * 7919 + 1) % kern.RNG_MOD
-        self.current = (np.zeros_like(self.lane.search.op), np.zeros_like(self.lane.search.cs),
-                        np.zeros_like(self.lane.search.nd))  # fmt: skip
+        op, cs, nd = self.lane.search.op, self.lane.search.cs, self.lane.search.nd
+        self.chains = []
+        for k in range(chains):
+            state = np.zeros(kern.N_ANNEAL, np.int64)
+            state[kern.A_RNG] = (seed * 7919 + 1 + 104_729 * k) % kern.RNG_MOD
+            ratio = k / (chains - 1) if chains > 1 else 0.0
+            temperature = ANNEAL_COLD * (ANNEAL_HOT / ANNEAL_COLD) ** ratio
+            self.chains.append(Chain(state, (np.zeros_like(op), np.zeros_like(cs), np.zeros_like(nd)), temperature))
+        self.rng = np.random.default_rng(seed)  # the swaps' draws
         self.alphabet = np.array(
             [kern.OP_F, kern.OP_L, kern.OP_R]
             + [kern.OP_CALL + g for g in range(FUNCTIONS) if board.slots[g]]
@@ -680,7 +704,19 @@ class Annealer(_Heuristic):
         self.conds = np.array(board.condition_bits, np.int64)
         self.spos, self.sdist, self.snear = _star_distances(board)
         self.nodes = 0
+        self.taken = 0  # steps taken by all chains
+        self.swaps = 0
         self.best: Program | None = None
+
+    @property
+    def state(self) -> np.ndarray:
+        """The coldest chain's state (see Chain)."""
+        return self.chains[0].state
+
+    @property
+    def current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coldest chain's current program."""
+        return self.chains[0].current
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """Anneal for about `seconds` (ANNEAL_CHUNK steps or ANNEAL_WORK work between looks at the clock and the stop
@@ -696,35 +732,61 @@ class Annealer(_Heuristic):
                 return None
 
     def steps(self, count: int, most_slots: int, work: int = ANNEAL_WORK) -> bool:
-        """`count` steps of kern.anneal (fewer once their runs have done `work`), going on from where the last
-        ones left off: whether a program of at most `most_slots` slots won (it is then in the lane's arrays).
-        O(min(count x MAX_ACTIONS x stack cap, work))."""
+        """About `count` steps in all: each chain's share of them (kern.anneal at its temperature; fewer once their
+        runs have done its share of `work`), going on from where its last ones left off, then a swap tried
+        between each pair of neighbours (swap). Whether a program of at most `most_slots` slots won (it is then in
+        the lane's arrays). O(min(count x MAX_ACTIONS x stack cap, work))."""
         b, s, lane = self.board, self.lane.search, self.lane
-        node, won = kern.anneal(
-            count, work, ANNEAL_ROUND, ANNEAL_HOT, ANNEAL_COLD, most_slots, b.slots, self.alphabet, self.conds,
-            self.state, *self.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour,
-            s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc,
-            self.spos, self.sdist, self.snear,
-        )  # fmt: skip
-        self.nodes += int(node) - lane.node
-        lane.node = int(node)
-        return bool(won)
+        share, work_share = max(1, count // len(self.chains)), max(1, work // len(self.chains))
+        for chain in self.chains:
+            begin = int(chain.state[kern.A_ITER])
+            node, won = kern.anneal(
+                share, work_share, 1 << 62, chain.temperature, chain.temperature, most_slots, b.slots, self.alphabet,
+                self.conds, chain.state, *chain.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
+                b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
+                lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
+            )  # fmt: skip
+            self.taken += int(chain.state[kern.A_ITER]) - begin
+            self.nodes += int(node) - lane.node
+            lane.node = int(node)
+            if won:
+                return True
+        for k in range(len(self.chains) - 1):
+            self.swap(k)
+        return False
 
-    def start_from(self, program: Program, at: float = SEEDED_AT) -> Program | None:
-        """Go on from `program` as from a round's own start, `at` of the way through the round (its temperature
-        then): the annealer's next steps change it. Returns it (trimmed, kept) when it wins. O(MAX_ACTIONS x
-        slots)."""
+    def swap(self, k: int) -> bool:
+        """Try to swap the programs of chains k and k + 1 (with their scores and what their runs saw; each keeps
+        its temperature and generator): always when the hotter one's scores at least as well, else with
+        probability exp((s_hot - s_cold) x (1/T_cold - 1/T_hot)). Whether they swapped. O(slots)."""
+        cold, hot = self.chains[k], self.chains[k + 1]
+        if cold.state[kern.A_KNOWN] == 0 or hot.state[kern.A_KNOWN] == 0:  # a score not yet known
+            return False
+        gain = float(hot.state[kern.A_SCORE] - cold.state[kern.A_SCORE])
+        rate = gain * (1 / cold.temperature - 1 / hot.temperature)
+        if rate < 0 and self.rng.random() >= np.exp(rate):
+            return False
+        known = slice(kern.A_SCORE, kern.N_ANNEAL)
+        cold.state[known], hot.state[known] = hot.state[known].copy(), cold.state[known].copy()
+        cold.current, hot.current = hot.current, cold.current
+        self.swaps += 1
+        return True
+
+    def start_from(self, program: Program) -> Program | None:
+        """Go on from `program` in the middle chain (of the middle temperature: its next steps change it, and the
+        swaps take it up or down). Returns it (trimmed, kept) when it wins. O(MAX_ACTIONS x slots)."""
         score = self.score(program)
         if score == kern.WON:
             found = self._trimmed()
             self.keep(found)
             return found
         s = self.lane.search
-        for mine, loaded in zip(self.current, (s.op, s.cs, s.nd), strict=True):
+        chain = self.chains[len(self.chains) // 2]
+        for mine, loaded in zip(chain.current, (s.op, s.cs, s.nd), strict=True):
             mine[:] = loaded
-        self.state[kern.A_SCORE] = score
-        self.state[kern.A_ITER] = max(1, int(at * ANNEAL_ROUND))
-        self.state[kern.A_KNOWN] = 0
+        chain.state[kern.A_SCORE] = score
+        chain.state[kern.A_ITER] = max(1, int(chain.state[kern.A_ITER]))  # 0 would start from a random program
+        chain.state[kern.A_KNOWN] = 0
         return None
 
     def score(self, program: Program) -> int:
@@ -849,8 +911,8 @@ class Beside:
     """The annealer on a thread of its own for the rest of a solve once started, beside the exact search and the
     beams' turns (paused while the exact search takes every core): it looks for a program of at most `most`
     slots, and after each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far.
-    Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), every other round of the annealer starts
-    from that program (Annealer.start_from) rather than a random one: the beam extends a line slot by slot and
+    Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), the annealer's middle chain goes on from
+    that program every LEAD_EVERY steps (Annealer.start_from): the beam extends a line slot by slot and
     cannot go back on its early slots, which the annealer can. On 240 puzzles without a proof (5 s, both cores)
     the pair found programs for 7 puzzles no corpus run had solved, against none without (BENCHMARKS.md).
     Started by `start`, stopped by `stop`."""
@@ -860,8 +922,9 @@ class Beside:
         lead: Callable[[], Program | None] | None = None,
     ) -> None:  # fmt: skip
         self.tell = tell  # set at each find (a team's turn then ends: what it was looking for is found)
-        self.lead = lead  # every other round starts from this program, when there is one (a beam's lead)
-        self.rounds = 0
+        self.lead = lead  # the middle chain goes on from this program now and then, when there is one (a beam's lead)
+        self.rounds = 0  # starts from the lead
+        self.led = 0  # the annealer's steps at the last of them
         self.done = threading.Event()
         self.hold = threading.Event()  # asked to pause (paused)
         self.lock = threading.Lock()  # held by the annealer while it runs a slice
@@ -913,12 +976,12 @@ class Beside:
                 time.sleep(0.001)
                 continue
             with self.lock, _timed(self, "seconds"):
-                began = int(self.annealer.state[kern.A_ITER])
                 found = self.annealer.guess(self.most, Clock(None), BESIDE_SLICE)
-                if found is None and self.lead is not None and self.annealer.state[kern.A_ITER] < began:
-                    self.rounds += 1  # a new round began from a random program: every other one, from the lead
-                    seed = self.lead() if self.rounds % 2 else None
+                if found is None and self.lead is not None and self.annealer.taken >= self.led + LEAD_EVERY:
+                    self.led = self.annealer.taken
+                    seed = self.lead()
                     if seed is not None:
+                        self.rounds += 1
                         found = self.annealer.start_from(seed)
                 if found is not None:
                     self.bound(found.tokens - 1)
