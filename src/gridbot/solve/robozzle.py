@@ -704,9 +704,13 @@ class Annealer(_Heuristic):
         self.conds = np.array(board.condition_bits, np.int64)
         self.spos, self.sdist, self.snear = _star_distances(board)
         self.nodes = 0
-        self.taken = 0  # steps taken by all chains
         self.swaps = 0
         self.best: Program | None = None
+
+    @property
+    def taken(self) -> int:
+        """The steps all chains have taken (each chain's A_ITER counts its own; a swap leaves them in place)."""
+        return sum(int(chain.state[kern.A_ITER]) for chain in self.chains)
 
     @property
     def state(self) -> np.ndarray:
@@ -739,14 +743,12 @@ class Annealer(_Heuristic):
         b, s, lane = self.board, self.lane.search, self.lane
         share, work_share = max(1, count // len(self.chains)), max(1, work // len(self.chains))
         for chain in self.chains:
-            begin = int(chain.state[kern.A_ITER])
             node, won = kern.anneal(
                 share, work_share, 1 << 62, chain.temperature, chain.temperature, most_slots, b.slots, self.alphabet,
                 self.conds, chain.state, *chain.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
                 b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
                 lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
             )  # fmt: skip
-            self.taken += int(chain.state[kern.A_ITER]) - begin
             self.nodes += int(node) - lane.node
             lane.node = int(node)
             if won:
