@@ -598,7 +598,7 @@ def test_the_compiled_annealer_equals_its_python_twin(level: Level, seed: int) -
         annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
         b, s, lane = annealer.board, annealer.lane.search, annealer.lane
         node, won = kernel(
-            300, 1 << 40, 100, 50.0, 2.0, sum(level.slots), b.slots, annealer.alphabet, annealer.conds, annealer.state,
+            300, 1 << 40, 20.0, sum(level.slots), b.slots, annealer.alphabet, annealer.conds, annealer.state,
             *annealer.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
             s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc,
             annealer.spos, annealer.sdist, annealer.snear,

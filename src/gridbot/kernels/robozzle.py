@@ -735,7 +735,8 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
 
 # ---------------------------------------------------------------- the annealer over whole programs
 
-# the annealer's registers, in `state`: its random generator, the step of the current round, the current score,
+# the annealer's registers, in `state`: its random generator, the steps it has taken (0: none, so its first step
+# starts from a random program), the current score,
 # what is known of the current program's run (1: what it saw at each slot, as _run's `seen`, is in the registers
 # from A_SEEN on; 2: it won, so a change scores by its slots, not by its run; 0: nothing, the program is new or
 # loaded from outside)
@@ -927,19 +928,18 @@ def _keep_seen(state, seen, won) -> None:
 
 
 @njit(cache=True, nogil=True)
-def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node,
+def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node,
            step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail, stamp,
            records, rpath, dropped, sc, spos, sdist, snear) -> tuple:  # fmt: skip
-    """`count` steps of simulated annealing (fewer once their runs have done `work`: slots executed and stack
-    frames looked at, S_STEPS) over whole programs of at most `most` slots (commands from `alphabet`, conditions
-    from `conds` as condition bits, `slots` per function), going on from `state` and the current program in
-    `cur_op`, `cur_cs`, `cur_nd`. A round starts from a random program (each function half full) and takes
-    `rounds` steps; each step changes one or two slots (_mutate) and scores the result (whole_score); a change
-    is kept when it scores no worse, or with probability exp(loss / T) at a temperature T that falls from
-    `t_first` to `t_last` over the round. A change that does what the current program did wherever its run
-    looked (_runs_the_same) is not run: it scores as the current program, and is kept. Returns (the last node
-    number used, whether a program won: it is then in `op`, `cs`, `nd`). O(min(count x MAX_ACTIONS x stack cap,
-    work))."""
+    """`count` steps of simulated annealing at a fixed `temperature` (fewer once their runs have done `work`: slots
+    executed and stack frames looked at, S_STEPS) over whole programs of at most `most` slots (commands from
+    `alphabet`, conditions from `conds` as condition bits, `slots` per function), going on from `state` and the
+    current program in `cur_op`, `cur_cs`, `cur_nd` (a random program, each function half full, when state has
+    taken no step yet: A_ITER 0). Each step changes one or two slots (_mutate) and scores the result
+    (whole_score); a change is kept when it scores no worse, or with probability exp(loss / temperature). A change
+    that does what the current program did wherever its run looked (_runs_the_same) is not run: it scores as the
+    current program, and is kept. Returns (the last node number used, whether a program won: it is then in `op`,
+    `cs`, `nd`). O(min(count x MAX_ACTIONS x stack cap, work))."""
     closed[:] = 1
     seen = sc[S_SEEN : S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH]
     begin = sc[S_STEPS]
@@ -966,8 +966,7 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
             if state[A_SCORE] == WON:
                 return node, True
             _keep_seen(state, seen, False)
-        t = t_first * (t_last / t_first) ** (state[A_ITER] / rounds)
-        state[A_ITER] = (state[A_ITER] + 1) % rounds
+        state[A_ITER] += 1
         op[:] = cur_op
         cs[:] = cur_cs
         nd[:] = cur_nd
@@ -991,7 +990,7 @@ def anneal(count, work, rounds, t_first, t_last, most, slots, alphabet, conds, s
             # loss, less per slot too many, so that deletions lead on to a win that counts
             score = stars * STAR_SCORE - 1 - (used - most)
         loss = score - state[A_SCORE]
-        if loss >= 0 or _random(state, 1 << 20) < np.exp(loss / t) * (1 << 20):
+        if loss >= 0 or _random(state, 1 << 20) < np.exp(loss / temperature) * (1 << 20):
             cur_op[:] = op
             cur_cs[:] = cs
             cur_nd[:] = nd

@@ -744,7 +744,7 @@ class Annealer(_Heuristic):
         share, work_share = max(1, count // len(self.chains)), max(1, work // len(self.chains))
         for chain in self.chains:
             node, won = kern.anneal(
-                share, work_share, 1 << 62, chain.temperature, chain.temperature, most_slots, b.slots, self.alphabet,
+                share, work_share, chain.temperature, most_slots, b.slots, self.alphabet,
                 self.conds, chain.state, *chain.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
                 b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
                 lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
