@@ -531,10 +531,18 @@ def test_a_team_of_two_runs_a_beam_and_the_annealer_and_the_first_find_stops_the
 def test_the_annealers_score_of_a_whole_program_agrees_with_the_game(level: Level, data) -> None:
     """A won program scores WON; any other STAR_SCORE per star the game's run collects, less the moves from where
     it ended (the last tile stood on, when it fell off) to the nearest star left. An endless loop ends where the
-    machine first sees it repeat, not at the last action the game runs."""
-    program = draw_program(level, data)
+    machine first sees it repeat, not at the last action the game runs. Three programs in turn on one annealer:
+    each run leaves the board (colours and stars) as the puzzle starts it, for the next (kern.whole_score undoes
+    what its run changed rather than copying the board)."""
     annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64)
-    score = annealer.score(program)
+    for _ in range(3):
+        program = draw_program(level, data)
+        _agrees_with_the_game(level, program, annealer.score(program))
+        s = annealer.lane.search
+        assert s.colour.tolist() == annealer.board.colour.tolist() and s.star.tolist() == annealer.board.star.tolist()
+
+
+def _agrees_with_the_game(level: Level, program: robozzle.Program, score: int) -> None:
     result = robozzle.run(level, program, 64)
     assert (score == kern.WON) == result.verdict.won
     if score != kern.WON:
@@ -599,7 +607,7 @@ def test_the_compiled_annealer_equals_its_python_twin(level: Level, seed: int) -
         b, s, lane = annealer.board, annealer.lane.search, annealer.lane
         node, won = kernel(
             300, 1 << 40, 20.0, sum(level.slots), b.slots, annealer.alphabet, annealer.conds, annealer.state,
-            *annealer.current, lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star,
+            *annealer.current, lane.node, b.step, b.start, b.facing, b.stars, s.colour, s.star,
             s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc,
             annealer.spos, annealer.sdist, annealer.snear,
         )  # fmt: skip
@@ -650,7 +658,7 @@ def _whole_run(annealer: solve_robozzle.Annealer, op: np.ndarray, cs: np.ndarray
     s.closed[:] = 1
     lane.node += 1
     score = kern.whole_score(
-        lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
+        lane.node, b.step, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
         s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, annealer.spos, annealer.sdist,
         annealer.snear, seen,
     )  # fmt: skip

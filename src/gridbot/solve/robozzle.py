@@ -745,7 +745,7 @@ class Annealer(_Heuristic):
         for chain in self.chains:
             node, won = kern.anneal(
                 share, work_share, chain.temperature, most_slots, b.slots, self.alphabet,
-                self.conds, chain.state, *chain.current, lane.node, b.step, b.colour, b.star, b.start, b.facing,
+                self.conds, chain.state, *chain.current, lane.node, b.step, b.start, b.facing,
                 b.stars, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
                 lane.rpath, s.dropped, s.sc, self.spos, self.sdist, self.snear,
             )  # fmt: skip
@@ -802,7 +802,7 @@ class Annealer(_Heuristic):
         b, s, lane = self.board, self.lane.search, self.lane
         lane.node += 1
         return int(kern.whole_score(
-            lane.node, b.step, b.colour, b.star, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
+            lane.node, b.step, b.start, b.facing, b.stars, s.colour, s.star, s.op, s.cs, s.nd,
             s.closed, s.stack, s.trail, s.stamp, s.records, lane.rpath, s.dropped, s.sc, self.spos, self.sdist,
             self.snear,
         ))  # fmt: skip
