@@ -748,6 +748,30 @@ def test_a_condition_drawn_names_a_colour_seen_at_the_slot_when_two_were(saw: in
         assert drawn[0] in split
 
 
+@settings(max_examples=60, deadline=None)
+@given(puzzles(rows=(2, 3), cols=(2, 4), functions=5, max_slots=5), st.integers(0, 10**6), st.integers(1, 12))
+def test_two_changes_kept_or_undone_over_the_slots_they_can_touch_leave_whole_arrays_equal(
+    level: Level, seed: int, most: int
+) -> None:
+    """kern.anneal changes the program in place and then copies it only over the slots one or two changes
+    (kern._mutate) can have written (kern._copy_program): kept, the current program's arrays become the changed
+    ones, whole; undone, the changed ones become the current ones again, whole (slots past a function's end
+    included, so the annealer's state is what whole copies would make it)."""
+    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, seed=seed)
+    slots, alphabet, conds, state = annealer.board.slots, annealer.alphabet, annealer.conds, annealer.state
+    cur = [a.copy() for a in annealer.current]
+    for step in range(300):
+        op, cs, nd = (a.copy() for a in cur)
+        for _ in range(1 + step % 2):
+            kern._mutate(state, most, slots, alphabet, conds, op, cs, nd)
+        if step % 3:
+            kern._copy_program(*cur, op, cs, nd)  # undone
+            assert [a.tolist() for a in (op, cs, nd)] == [a.tolist() for a in cur]
+        else:
+            kern._copy_program(op, cs, nd, *cur)  # kept
+            assert [a.tolist() for a in cur] == [a.tolist() for a in (op, cs, nd)]
+
+
 def test_two_chains_swap_when_the_hotter_scores_better_and_keep_their_temperatures() -> None:
     """Annealer.swap: a hotter chain scoring at least as well always swaps down (programs, scores, what their runs
     saw; temperatures and generators stay), one scoring a thousand points worse never does at these temperatures

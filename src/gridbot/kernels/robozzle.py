@@ -968,6 +968,11 @@ def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op
     closed[:] = 1
     seen = sc[S_SEEN : S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH]
     begin = sc[S_STEPS]
+    # a change is made in `op`, `cs`, `nd`, which hold the current program at every step's start: kept or undone
+    # over the slots a change can touch (_copy_program), not two copies of the whole arrays a step
+    op[:] = cur_op
+    cs[:] = cur_cs
+    nd[:] = cur_nd
     for _ in range(count):
         if sc[S_STEPS] - begin >= work:  # a step can take a thousand actions, and calls many frames each
             break
@@ -992,17 +997,12 @@ def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op
                 return node, True
             _keep_seen(state, seen, False)
         state[A_ITER] += 1
-        op[:] = cur_op
-        cs[:] = cur_cs
-        nd[:] = cur_nd
         _mutate(state, most, slots, alphabet, conds, op, cs, nd)
         if _random(state, 1000) < PERMILLE_TWICE:
             _mutate(state, most, slots, alphabet, conds, op, cs, nd)
         node += 1
         if state[A_KNOWN] == 1 and _runs_the_same(op, cs, nd, cur_op, cur_cs, cur_nd, state):
-            cur_op[:] = op
-            cur_cs[:] = cs
-            cur_nd[:] = nd
+            _copy_program(op, cs, nd, cur_op, cur_cs, cur_nd)
             continue
         score = whole_score(node, step, start, facing, stars, colour, star, op, cs, nd, closed,
                             stack, trail, stamp, records, rpath, dropped, sc, spos, sdist, snear, seen)  # fmt: skip
@@ -1016,9 +1016,22 @@ def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op
             score = stars * STAR_SCORE - 1 - (used - most)
         loss = score - state[A_SCORE]
         if loss >= 0 or _random(state, 1 << 20) < np.exp(loss / temperature) * (1 << 20):
-            cur_op[:] = op
-            cur_cs[:] = cs
-            cur_nd[:] = nd
+            _copy_program(op, cs, nd, cur_op, cur_cs, cur_nd)
             state[A_SCORE] = score
             _keep_seen(state, seen, won)
+        else:
+            _copy_program(cur_op, cur_cs, cur_nd, op, cs, nd)
     return node, False
+
+
+@njit(cache=True, nogil=True)
+def _copy_program(op, cs, nd, to_op, to_cs, to_nd) -> None:
+    """Make `to_op`, `to_cs`, `to_nd` equal to `op`, `cs`, `nd` (whole arrays), where they differ by at most two
+    changes (_mutate) made to one of them: a change writes a function's slots only below the larger of its slot
+    counts before and after it, and two changes below one more than the larger of the first and the last.
+    O(slots)."""
+    for f in range(nd.shape[0]):
+        for i in range(min(op.shape[1], max(nd[f], to_nd[f]) + 1)):
+            to_op[f, i] = op[f, i]
+            to_cs[f, i] = cs[f, i]
+        to_nd[f] = nd[f]
