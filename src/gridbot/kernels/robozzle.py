@@ -609,18 +609,6 @@ def _registers_from_start(node, start, facing, stars, sc) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _board_back(trail, sc, colour, star) -> None:
-    """Undo the tiles' colours and the stars that the run since the trail was emptied changed (logged on the
-    trail), so the board is as it was before that run; other entries are left. O(entries on the trail)."""
-    for top in range(sc[S_TTOP] - 1, -1, -1):
-        kind = trail[top, 0]
-        if kind == T_COLOUR:
-            colour[trail[top, 1]] = trail[top, 2]
-        elif kind == T_STAR:
-            star[trail[top, 1]] = trail[top, 2]
-
-
-@njit(cache=True, nogil=True)
 def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
             stamp, records, rpath, dropped, sc) -> int:  # fmt: skip
     """Run the program that the first `n` decisions of `path` (option codes) make, from the start: _WIN, _LOSE, or
@@ -791,7 +779,7 @@ def whole_score(node, step, start, facing, stars, colour, star, op, cs, nd, clos
     as node `node`: WON when it wins, else STAR_SCORE per star collected less the moves from where the run
     ended to the nearest star left (at most STAR_SCORE - 1); given `seen`, what the run saw at each slot in it
     (see _run). `colour` and `star` must hold the start's board, and hold it again after: the run's changes are
-    undone from the trail, which costs what they changed, not a copy of the whole board every run (with the
+    undone from the trail (_undo), which costs what they changed, not a copy of the whole board every run (with the
     stack's entries not logged, see _run: 1.1 times the annealer's steps a second). The registers are left as
     the run ended. O(MAX_ACTIONS x slots)."""
     _registers_from_start(node, start, facing, stars, sc)
@@ -802,7 +790,7 @@ def whole_score(node, step, start, facing, stars, colour, star, op, cs, nd, clos
     if not won:
         near = min(_nearest(sc[S_POS], star, spos, sdist, snear), STAR_SCORE - 1)
         score = (stars - sc[S_LEFT]) * STAR_SCORE - near
-    _board_back(trail, sc, colour, star)
+    _undo(trail, sc, 0, colour, star, op, cs, nd, closed, stack)  # the board, and any stack entries logged
     return score
 
 
