@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gridbot  # noqa: E402
 import robozzle as corpus_bench  # noqa: E402 - benchmarks/robozzle.py, beside this file
 from gridbot import levels  # noqa: E402
-from gridbot.solve import executors  # noqa: E402
+from gridbot.parallel import executors  # noqa: E402
 from gridbot.solve import lightbot as lightbot_solver  # noqa: E402
 from gridbot.solve import robozzle as robozzle_solver  # noqa: E402
 

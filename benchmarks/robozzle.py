@@ -6,7 +6,7 @@
 First the machine's speed (`calibrate`: the exact search on a fixed puzzle, one process), then per puzzle: the
 status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable), the length, the lower
 bound (every shorter length excluded), seconds and search nodes. Then the totals of solved and proven optimal,
-overall and by number of functions. Puzzles are tasks on the executor (gridbot.solve.executors, as `gridbot solve`
+overall and by number of functions. Puzzles are tasks on the executor (gridbot.parallel.executors, as `gridbot solve`
 runs them): `--jobs` local worker processes or the workers of a Dask cluster (`--scheduler tcp://HOST:PORT` or
 `local:N`), one puzzle each at a time, each with its own time limit, the kernel loaded before the clock. With
 `--workers N` (N > 1) the puzzles are solved one after the other instead, each proof's long lengths split into
@@ -31,8 +31,9 @@ from typing import Any
 import gridbot
 from gridbot import levels
 from gridbot.games import robozzle
+from gridbot.parallel import executors, workers
 from gridbot.result import SolveResult
-from gridbot.solve import executors, workers
+from gridbot.solve import batch
 from gridbot.solve.robozzle import warm_up
 
 PHASES = ("heuristic", "exact", "split", "unfinished", "annealer")  # Spent, as SolveResult.stats gives it
@@ -70,7 +71,7 @@ def corpus(
         answers = ((i, robozzle.solve(level, time_limit=time_limit, executor=run_on)) for i, level in enumerate(loaded))
     else:
         options = {"time_limit": time_limit, "all_solutions": False}
-        answers = ((i, result) for i, result, _ in executors.solve_levels(run_on, robozzle.NAME, loaded, options,
+        answers = ((i, result) for i, result, _ in batch.solve_levels(run_on, robozzle.NAME, loaded, options,
                                                                            ordered=False, warm=True))  # fmt: skip
     for index, result in answers:
         row = row_of(ids[index], loaded[index], result)

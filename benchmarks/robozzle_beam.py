@@ -15,8 +15,8 @@ import platform
 import time
 
 import gridbot
+from gridbot.deadline import Clock
 from gridbot.solve import robozzle as solver
-from gridbot.solve.search import Clock
 
 
 def beam_rate(name: str, threads: int, seconds: float) -> tuple[int, float, bool]:

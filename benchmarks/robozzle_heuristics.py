@@ -29,9 +29,9 @@ from concurrent import futures
 
 import gridbot
 from gridbot import levels
+from gridbot.deadline import Clock
 from gridbot.games import robozzle
 from gridbot.solve import robozzle as rz
-from gridbot.solve.search import Clock
 
 KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo TEAM
 RELAXED = {"beam-R": 0, "beam-G": 1, "beam-B": 2}  # the colour a relaxed beam's conditions name

@@ -1,5 +1,5 @@
 """The long soak run: every game's solver, through the `gridbot` command, on many random levels from tiny to the
-format's size limit and on hostile shapes, each under a time limit and an address-space limit (gridbot.soak).
+format's size limit and on hostile shapes, each under a time limit and an address-space limit (tests/soak.py).
 
     python benchmarks/soak.py [--seeds N] [--time-limit S] [--memory GIB] [--csv FILE] [GAME ...]
 
@@ -13,8 +13,12 @@ import argparse
 import csv
 import sys
 from collections import Counter
+from pathlib import Path
 
-from gridbot import games, soak
+from gridbot import games
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the harness lives with the tests
+from tests import soak  # noqa: E402
 
 
 def main() -> int:

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
+from gridbot.errors import LevelError
 from gridbot.games import robozzle
-from gridbot.grid import LevelError
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "gridbot" / "data" / "robozzle" / "levels.json.gz"
 

@@ -41,10 +41,10 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any
 
+from gridbot.deadline import Clock, Progress, Timeout
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.result import SolveResult
-from gridbot.solve.search import Clock, Progress, Timeout
 
 PROCS = ("main", "f1", "f2")
 MAX_ALL = 100

@@ -18,9 +18,10 @@ import gridbot
 import gridbot.solve.bender as solver
 from gridbot import levels
 from gridbot.cli import cli
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import bender
 from gridbot.games.bender import LOOP, Answer, Level, journey, parse_program, run
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError
+from gridbot.grid import Direction
 
 from .limited_child import run_limited
 

@@ -1,4 +1,4 @@
-"""The executors (gridbot.solve.executors): local processes and a real Dask LocalCluster give the same answers;
+"""The executors (gridbot.parallel.executors): local processes and a real Dask LocalCluster give the same answers;
 a worker killed in the middle of a proof costs only its share; a checkpoint resumes a run stopped half way.
 
 The solvers split a length into shares only when it is expected to take a few seconds; the tests lower that
@@ -20,8 +20,9 @@ from click.testing import CliRunner
 
 import gridbot
 from gridbot.cli import cli
-from gridbot.solve import checkpoint as checkpoint_mod
-from gridbot.solve import executors
+from gridbot.parallel import checkpoint as checkpoint_mod
+from gridbot.parallel import executors
+from gridbot.solve import batch
 from gridbot.solve import lightbot as lightbot_solver
 from gridbot.solve import robos_escape as escape_solver
 from gridbot.solve import robozzle as robozzle_solver
@@ -156,7 +157,7 @@ def test_levels_as_tasks_give_the_same_answers(cluster, pool):
         options = {"time_limit": 60.0, "all_solutions": False}
         alone = [_answer(gridbot.games.get(game).solve(level, time_limit=60.0)) for level in levels]
         for run in (pool, cluster):
-            streamed = list(executors.solve_levels(run, game, levels, options))
+            streamed = list(batch.solve_levels(run, game, levels, options))
             assert [index for index, _, _ in streamed] == list(range(len(levels)))  # input order
             assert [_answer(result) for _, result, _ in streamed] == alone
 
@@ -208,11 +209,11 @@ def test_a_checkpoint_resumes_a_corpus_run(pool, tmp_path):
     levels = [gridbot.load(f"carrots:{n}") for n in (1, 2, 3)]
     options = {"time_limit": 30.0, "all_solutions": False}
     with checkpoint_mod.Checkpoint(path) as done:
-        first = list(executors.solve_levels(dataclasses.replace(pool, checkpoint=done), "carrots", levels[:2], options))
+        first = list(batch.solve_levels(dataclasses.replace(pool, checkpoint=done), "carrots", levels[:2], options))
     assert not any(resumed for _, _, resumed in first)
     with checkpoint_mod.Checkpoint(path) as done:
         run = _counting(pool, done)
-        second = list(executors.solve_levels(run, "carrots", levels, options))
+        second = list(batch.solve_levels(run, "carrots", levels, options))
     assert [resumed for _, _, resumed in second] == [True, True, False]
     assert run.pool.submitted == 1
     assert [_answer(result) for _, result, _ in second[:2]] == [_answer(result) for _, result, _ in first]
@@ -240,7 +241,7 @@ def test_a_stopped_dask_task_reads_the_stop_event(cluster):
 
 
 def _wait_for_stop(seconds: float) -> bool:
-    from gridbot.solve.workers import stop_requested
+    from gridbot.deadline import stop_requested
 
     until = time.monotonic() + seconds
     while time.monotonic() < until:

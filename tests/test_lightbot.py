@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gridbot
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
-from gridbot.grid import GridbotError, LevelError, ProgramError
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

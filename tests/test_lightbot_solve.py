@@ -15,13 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gridbot
+from gridbot.deadline import Clock, stop_requested
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot as kern
 from gridbot.solve import lightbot as solve_lightbot
 from gridbot.solve.lightbot import solve
-from gridbot.solve.search import Clock
-from gridbot.solve.workers import stop_requested
 
 from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
@@ -388,7 +387,7 @@ def test_cli_solve_json_all_and_time_limit() -> None:
 
 
 def test_too_many_lights_is_a_clear_error() -> None:
-    from gridbot.grid import GridbotError
+    from gridbot.errors import GridbotError
 
     level = Level.parse("0" * 63 + "\n\n>" + "*" * 62)
     assert len(level.lights) == 62

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 import gridbot
-from gridbot import levels
-from gridbot.grid import GridbotError, LevelError
-from gridbot.solve import search, workers
-from gridbot.solve.search import Clock, check_time_limit
+from gridbot import deadline, levels
+from gridbot.deadline import Clock, check_time_limit
+from gridbot.errors import GridbotError, LevelError
+from gridbot.parallel import workers
+from gridbot.solve import memory
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
 
@@ -104,7 +105,7 @@ def test_a_time_limit_must_be_a_positive_number(bad: object) -> None:
 
 
 def test_an_infinite_time_limit_is_none() -> None:
-    assert check_time_limit(math.inf) is None and Clock(math.inf).deadline is None
+    assert check_time_limit(math.inf) is None and Clock(math.inf).deadline.at is None
     assert check_time_limit(2) == 2.0
 
 
@@ -123,7 +124,7 @@ def test_the_budget_respects_the_address_space_limit() -> None:
     code = textwrap.dedent(
         """
         import resource
-        from gridbot.solve.search import memory_budget
+        from gridbot.solve.memory import memory_budget
         resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
         print(memory_budget(), memory_budget(0.5))
         """
@@ -142,7 +143,7 @@ def test_the_budget_respects_a_cgroup_limit(tmp_path: Path) -> None:
     (inner / "memory.limit_in_bytes").write_text(str(9223372036854771712))  # no limit here
     (inner.parent / "memory.limit_in_bytes").write_text(str(3 * 2**30))  # but 3 GiB for the parent group
     (inner.parent / "memory.usage_in_bytes").write_text(str(2**30))
-    assert search._cgroup_room(tmp_path, own) == 2 * 2**30
+    assert memory._cgroup_room(tmp_path, own) == 2 * 2**30
     v2 = tmp_path / "v2"
     (v2 / "job").mkdir(parents=True)
     (v2 / "cgroup.controllers").write_text("memory\n")
@@ -150,11 +151,11 @@ def test_the_budget_respects_a_cgroup_limit(tmp_path: Path) -> None:
     (v2 / "memory.max").write_text(str(2**30))
     (v2 / "memory.current").write_text(str(2**28))
     own.write_text("0::/job\n")
-    assert search._cgroup_room(v2, own) == 2**30 - 2**28
+    assert memory._cgroup_room(v2, own) == 2**30 - 2**28
 
 
 def test_the_budget_has_a_ceiling() -> None:
-    assert 0 < search.memory_budget() <= search.MAX_BUDGET
+    assert 0 < memory.memory_budget() <= memory.MAX_BUDGET
 
 
 # ---------------------------------------------------------------- worker processes
@@ -178,7 +179,7 @@ def _alive(pid: int) -> bool:
 POOL_SCRIPT = textwrap.dedent(
     """
     import time
-    from gridbot.solve.workers import local_pool
+    from gridbot.parallel.workers import local_pool
     with local_pool(2) as (pool, stop):
         jobs = [pool.submit(time.sleep, 60) for _ in range(2)]
         time.sleep(1.0)
@@ -208,6 +209,6 @@ def test_workers_do_not_outlive_their_parent(how: str) -> None:
 
 def test_the_stop_event_reaches_the_workers() -> None:
     with workers.local_pool(1) as (pool, stop):
-        assert pool.submit(workers.stop_requested).result() is False
+        assert pool.submit(deadline.stop_requested).result() is False
         stop.set()
-        assert pool.submit(workers.stop_requested).result() is True
+        assert pool.submit(deadline.stop_requested).result() is True

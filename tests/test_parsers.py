@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import carrots
 from gridbot.games.carrots import Level, Loop, Move, Program, parse_program
-from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
+from gridbot.grid import grid_rows
 
 NOTATION = "FLRloop(){} 0123456789#SO \n\r\t"
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

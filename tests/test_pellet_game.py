@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import gridbot
 from gridbot.cli import cli
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import pellet
 from gridbot.games.pellet import Level, Moves, parse_program
-from gridbot.grid import GridbotError, LevelError, ProgramError
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TRICKY = ["\ufb00", "\u212a", "\u0130", "\u00b2", "\u2028", "\x85", "\u00a0", "\x0b", "\ufeff", "\t", "\r"]

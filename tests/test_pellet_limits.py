@@ -15,10 +15,10 @@ import time
 
 import pytest
 
+from gridbot.deadline import Clock
 from gridbot.games import pellet
 from gridbot.games.pellet import MAX_SIDE, Level
 from gridbot.solve import pellet as solver
-from gridbot.solve.search import Clock
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
 
@@ -188,7 +188,7 @@ def test_level_text_is_read_up_to_the_format_s_size_and_no_further(tmp_path) -> 
     """The largest board the format allows (header, 1000 rows of 1000 cells, CRLF line ends) is read; a text
     longer than any board can be is refused after MAX_LEVEL_BYTES, with one line, before it is all read."""
     from gridbot import levels
-    from gridbot.grid import GridbotError
+    from gridbot.errors import GridbotError
 
     biggest = tmp_path / "biggest.txt"
     biggest.write_bytes(b"1000 1000\r\n" + b"S" + b"." * (N - 1) + b"\r\n" + (b"." * N + b"\r\n") * (N - 1))

@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gridbot
+from gridbot.deadline import Clock
 from gridbot.games import pellet
 from gridbot.games.pellet import Level
 from gridbot.kernels import pellet as kern
 from gridbot.solve import pellet as solver
 from gridbot.solve.pellet import Board, rectangle_path, solve
-from gridbot.solve.search import Clock
 
 from . import brute_pellet as brute
 

@@ -15,8 +15,8 @@ from PIL import Image
 
 import gridbot
 from gridbot import levels, render
+from gridbot.errors import ProgramError
 from gridbot.games import robozzle
-from gridbot.grid import ProgramError
 from gridbot.render import raster, svg_text
 from gridbot.render import robozzle as drawing
 from gridbot.render.scene import Rect, Scene

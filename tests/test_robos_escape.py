@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gridbot
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
-from gridbot.grid import GridbotError, LevelError, ProgramError
 
 ROOM = "XXXXXX\nXS   X\nX    X\nX  E X\nXXXXXX"
 

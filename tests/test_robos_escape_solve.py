@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 import gridbot
 from gridbot.cli import cli
+from gridbot.deadline import Clock, Timeout
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
+from gridbot.parallel import executors
 from gridbot.result import SolveResult
-from gridbot.solve import executors
 from gridbot.solve import robos_escape as solver
 from gridbot.solve.robos_escape import CUTS, solve
-from gridbot.solve.search import Clock, Timeout
 
 from . import brute_robos_escape as brute
 

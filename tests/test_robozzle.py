@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 import gridbot
 from gridbot import levels
+from gridbot.errors import LevelError, ProgramError
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level, Program
-from gridbot.grid import Direction, LevelError, ProgramError
+from gridbot.grid import Direction
 
 LINE = "functions: 3 2 0 0 0\npaint: G\nstart: 1 1 east\nrrrR\nbbgg"
 

@@ -19,15 +19,15 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import gridbot
+from gridbot.deadline import Clock, Timeout
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level
 from gridbot.grid import Direction
 from gridbot.kernels import robozzle as kern
-from gridbot.solve import executors
+from gridbot.parallel import executors
+from gridbot.parallel.shares import search_shares
 from gridbot.solve import robozzle as solve_robozzle
 from gridbot.solve.robozzle import solve
-from gridbot.solve.search import Clock, Timeout
-from gridbot.solve.shares import search_shares
 
 from . import brute_robozzle
 
@@ -1115,7 +1115,7 @@ def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_af
 def test_the_kernels_report_the_status_codes_the_shares_read() -> None:
     from gridbot.kernels import lightbot as lightbot_kernel
     from gridbot.kernels import robozzle as robozzle_kernel
-    from gridbot.solve import shares
+    from gridbot.parallel import shares
 
     for kernel in (lightbot_kernel, robozzle_kernel):
         assert (kernel.EXHAUSTED, kernel.FOUND) == (shares.EXHAUSTED, shares.FOUND)

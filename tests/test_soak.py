@@ -1,4 +1,4 @@
-"""The fast slice of the soak suite (gridbot.soak): every game's solver, through the command, on random levels from
+"""The fast slice of the soak suite (tests/soak.py): every game's solver, through the command, on random levels from
 tiny to the format's size limit and on hostile shapes, each under a time limit and an address-space limit.
 
 benchmarks/soak.py runs the long version (more seeds, longer limits) and prints the figures for BENCHMARKS.md.
@@ -11,7 +11,8 @@ import importlib
 
 import pytest
 
-from gridbot import games, soak
+from gridbot import games
+from tests import soak
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
 

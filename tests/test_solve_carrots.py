@@ -419,12 +419,12 @@ def test_a_budget_too_small_for_the_first_tables_goes_straight_to_the_tour() -> 
 
 
 def test_the_default_budget_is_the_shared_one(monkeypatch) -> None:
-    """The tables take their budget from gridbot.solve.search.memory_budget (RLIMIT_AS and cgroups), read when
+    """The tables take their budget from gridbot.solve.memory.memory_budget (RLIMIT_AS and cgroups), read when
     they are made."""
-    from gridbot.solve import search
+    from gridbot.solve import memory
     from gridbot.solve.carrots import FragmentTables
 
-    monkeypatch.setattr(search, "memory_budget", lambda share=1.0: 3 * 2**20)
+    monkeypatch.setattr(memory, "memory_budget", lambda share=1.0: 3 * 2**20)
     level = full_board(30, 30)
     assert FragmentTables(gridbot.load("carrots:4")).memory_budget == 3 * 2**20
     result = solve(level, time_limit=5)

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 import gridbot
 import gridbot.solve.torch_cave as solver
 from gridbot.cli import cli
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import torch_cave
 from gridbot.games.torch_cave import Level, Path, parse_program, run
-from gridbot.grid import GridbotError, LevelError, ProgramError
 
 from . import brute_torch_cave as brute
 from .limited_child import run_limited

@@ -7,7 +7,7 @@
 'completed'
 """
 
-from gridbot.grid import GridbotError, LevelError, ProgramError
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.levels import load
 
 __all__ = ["GridbotError", "LevelError", "ProgramError", "load"]

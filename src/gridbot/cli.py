@@ -51,8 +51,11 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__, games, levels
-from gridbot.grid import GridbotError, plural
-from gridbot.solve.search import check_time_limit
+from gridbot.deadline import check_time_limit
+from gridbot.errors import GridbotError
+from gridbot.grid import plural
+from gridbot.result import Status
+from gridbot.solve import batch
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -424,14 +427,14 @@ def solve(
         raise click.UsageError("--jobs and --scheduler cannot be combined (the cluster's workers are the jobs)")
     loaded = [(spec, _load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
     options = {"time_limit": time_limit, "all_solutions": all_solutions, **extra}
-    from gridbot.solve import executors
+    from gridbot.parallel import executors
 
-    shares = executors.solver_takes(module.NAME, "executor")
+    shares = batch.solver_takes(module.NAME, "executor")
     if len(loaded) > 1 or (scheduler is not None and not shares):
         with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
             failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
     elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
-        if jobs is not None and executors.solver_takes(module.NAME, "workers"):
+        if jobs is not None and batch.solver_takes(module.NAME, "workers"):
             extra["workers"] = jobs
         failed = _solve_one(module, *loaded[0], since, options, extra, as_json)
     else:
@@ -448,16 +451,15 @@ def _solve_one(
     """One level in this process (its shares on `run_on` when the solver takes an executor); prints the result
     and says whether it timed out. With the executor's checkpoint, a finished level is recorded (and a recorded
     one is printed without solving it again)."""
-    from gridbot.solve import executors
 
     name = _level_name(level, spec)
     checkpoint = None if run_on is None else run_on.checkpoint
-    key = executors.level_key(module.NAME, level, options)
+    key = batch.level_key(module.NAME, level, options)
     record = None if checkpoint is None else checkpoint.get(key)
     if record is not None:
-        result = executors.recorded_result(module.NAME, record)
+        result = batch.recorded_result(module.NAME, record)
     else:
-        if run_on is not None and executors.solver_takes(module.NAME, "executor"):
+        if run_on is not None and batch.solver_takes(module.NAME, "executor"):
             extra = {**extra, "executor": run_on}
         limit = _time_left(options["time_limit"], since)
         show_progress = not as_json and _stdout_is_terminal()
@@ -467,9 +469,9 @@ def _solve_one(
             )
         _check_result(module, level, name, result)
         if checkpoint is not None:
-            checkpoint.put(key, executors.result_record(result))
+            checkpoint.put(key, batch.result_record(result))
     _print_result(module, level, name, result, options["all_solutions"], as_json)
-    return result.status == "timeout"
+    return result.status == Status.TIMEOUT
 
 
 def _solve_levels(
@@ -478,25 +480,24 @@ def _solve_levels(
 ) -> bool:  # fmt: skip
     """Several levels as tasks on `run_on`, each printed as it comes back (in input order when `ordered`), with a
     progress bar of levels done, solved and proven on a terminal's stderr. Says whether any timed out."""
-    from gridbot.solve import executors
 
     failed = False
     with _levels_bar(_stderr_is_terminal(), len(loaded)) as advance:
         levels_only = [level for _, level in loaded]
-        for index, result, resumed in executors.solve_levels(run_on, module.NAME, levels_only, options, ordered):
+        for index, result, resumed in batch.solve_levels(run_on, module.NAME, levels_only, options, ordered):
             spec, level = loaded[index]
             name = _level_name(level, spec)
             if not resumed:  # a recorded result was re-checked when it was first found
                 _check_result(module, level, name, result)
             advance(result)
-            failed = failed or result.status == "timeout"
+            failed = failed or result.status == Status.TIMEOUT
             _print_result(module, level, name, result, options["all_solutions"], as_json)
     return failed
 
 
 def _check_result(module: ModuleType, level: Any, name: str, result: Any) -> None:
     """Re-run every program of a result by the game's simulator (exit 1 when one fails: a solver's bug)."""
-    if result.status in ("optimal", "solved"):
+    if result.status in (Status.OPTIMAL, Status.SOLVED):
         if result.solution is None:
             _fail(f"the solver reported {result.status} for {name} without a program")
         _recheck(module, level, name, result.solution)
@@ -542,8 +543,8 @@ def _levels_bar(enabled: bool, total: int) -> Iterator[Callable[[Any], None]]:
         task = bar.add_task("levels", total=total, tally="solved 0, proven 0")
 
         def advance(result: Any) -> None:
-            counts["solved"] += result.status in ("optimal", "solved")
-            counts["proven"] += result.status in ("optimal", "unsolvable")
+            counts["solved"] += result.status in (Status.OPTIMAL, Status.SOLVED)
+            counts["proven"] += result.status in (Status.OPTIMAL, Status.UNSOLVABLE)
             bar.update(task, advance=1, tally=f"solved {counts['solved']}, proven {counts['proven']}")
 
         yield advance
@@ -554,18 +555,18 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
     stats = result.stats or {}
     lines = []
     proven = result.proven_impossible
-    if result.status == "optimal":
+    if result.status == Status.OPTIMAL:
         shortest = "proven shortest" if noun == "program" else f"every {noun} has this length"
         lines.append(f"{name}: optimal, {_count(result.length, unit)} ({shortest})")
-    elif result.status == "solved":
+    elif result.status == Status.SOLVED:
         lines.append(f"{name}: solved, {_count(result.length, unit)} (not proven shortest)")
-    elif result.status == "unsolvable":
+    elif result.status == Status.UNSOLVABLE:
         lines.append(f"{name}: unsolvable (proven: no {noun} completes this level)")
     else:
         lines.append(f"{name}: timeout, no solution found")
     if result.solution is not None:
         lines.append(f"  {noun:<11} {result.solution}")
-    if result.status in ("solved", "timeout"):
+    if result.status in (Status.SOLVED, Status.TIMEOUT):
         lines.append(f"  lengths up to {proven} proven impossible" if proven > 0 else "  no length proven impossible")
     if stats.get("reason"):
         lines.append(f"  reason      {stats['reason']}")
@@ -579,7 +580,7 @@ def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens",
         lines.append(f"  of which    heuristic {stats['seconds_heuristic']:.2f}, search {search:.2f} (its last length,"
                      f" unfinished, {last:.2f}); annealer beside {beside:.2f}")  # fmt: skip
     if all_solutions and result.solutions:
-        kind = "optimal" if result.status == "optimal" else "shortest found"
+        kind = "optimal" if result.status == Status.OPTIMAL else "shortest found"
         more = " (capped: there are more)" if result.solutions_capped else ""
         count = len(result.solutions)
         lines.append(f"  {count} {kind} {noun}{'' if count == 1 else 's'}{more}:")
@@ -773,7 +774,7 @@ def render(
         with _progress_display(progress_on, f"solving {name}", stderr=output == "-") as progress:
             result = module.solve(level, time_limit=_time_left(time_limit, since), progress=progress)
         if result.solution is None:
-            why = "it is unsolvable" if result.status == "unsolvable" else "none found in the time allowed"
+            why = "it is unsolvable" if result.status == Status.UNSOLVABLE else "none found in the time allowed"
             click.echo(f"gridbot: no program to draw for {name}: {why}", err=True)
             raise click.exceptions.Exit(EXIT_FAILED)
         _recheck(module, level, name, result.solution)

@@ -1,4 +1,4 @@
-"""Shared ground for every game: errors, directions and reading grids from text.
+"""Shared ground for every game: directions and reading grids from text.
 
 >>> from gridbot.grid import Direction, grid_rows
 >>> Direction.EAST.right()
@@ -14,46 +14,7 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
-
-class GridbotError(Exception):
-    """Base of every error gridbot raises on purpose (bad levels, bad programs)."""
-
-
-class LevelError(GridbotError):
-    """A level text that cannot be read; knows the source, line and column (1-based)."""
-
-    def __init__(self, message: str, line: int = 0, column: int = 0, source: str = "<level>") -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        self.source = source
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = self.source
-        if self.line:
-            where += f":{self.line}"
-            if self.column:
-                where += f":{self.column}"
-        return f"{where}: {self.message}"
-
-    def with_source(self, source: str) -> LevelError:
-        """The same error, naming `source` (a file path or `game:name`)."""
-        return LevelError(self.message, self.line, self.column, source)
-
-
-class ProgramError(GridbotError):
-    """A program (or path) text that cannot be read; `column` is 1-based, 0 if unknown."""
-
-    def __init__(self, message: str, column: int = 0, text: str = "") -> None:
-        self.message = message
-        self.column = column
-        self.text = text
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"program:1:{self.column}" if self.column else "program"
-        return f"{where}: {self.message}"
+from gridbot.errors import LevelError
 
 
 class Direction(enum.IntEnum):

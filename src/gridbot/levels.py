@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from gridbot import games
-from gridbot.grid import MAX_GRID_SIDE, GridbotError, LevelError
+from gridbot.errors import GridbotError, LevelError
+from gridbot.grid import MAX_GRID_SIDE
 
 LEVEL_SUFFIXES = (".txt", ".in")
 # Two grids at the largest side (Light-Bot has heights and markers), with room for comments: no level is larger.

@@ -1,15 +1,56 @@
-"""Values every game's simulator and solver return, shared so the CLI stays generic."""
+"""Values every game's simulator and solver return, shared so the faces (CLI, web, API) stay generic.
+
+Statuses are string-valued enums: they compare equal to their text and print as it, so the JSON output and
+code that compares with plain strings see exactly the words of the documented format.
+
+>>> Status.OPTIMAL == "optimal", f"{Status.TIMEOUT}", Status("solved").proven
+(True, 'timeout', False)
+>>> str(Verdict(Outcome.INCOMPLETE, 3, 1))
+'ended after 3 steps with 1 square unmarked'
+"""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-STATUSES = ("optimal", "solved", "unsolvable", "timeout")
+from gridbot.grid import plural
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+class _Word(enum.StrEnum):
+    """A status that is its word: it prints, compares and shows (repr) as the plain string."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Status(_Word):
+    """How a solve ended: 'optimal' (a solution proven best), 'solved' (a solution, not proven best),
+    'unsolvable' (proven: no solution at all) or 'timeout' (no solution found in time)."""
+
+    OPTIMAL = "optimal"
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    TIMEOUT = "timeout"
+
+    @property
+    def proven(self) -> bool:
+        """Is the answer a proof (best solution, or none exists)?"""
+        return self in (Status.OPTIMAL, Status.UNSOLVABLE)
+
+    @property
+    def has_solution(self) -> bool:
+        return self in (Status.OPTIMAL, Status.SOLVED)
+
+
+class Outcome(_Word):
+    """How a run of a solution ended: 'completed' (the goal reached), 'incomplete' (the solution ended, or the
+    robot was stopped, short of it) or 'forever' (a repeated state proves the goal is never reached)."""
+
+    COMPLETED = "completed"
+    INCOMPLETE = "incomplete"
+    FOREVER = "forever"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,25 +63,25 @@ class Verdict:
     the repetition was seen).
     """
 
-    status: str
+    status: Outcome
     step: int
     remaining: int = 0
     noun: str = "square"  # what `remaining` counts, and what state they are left in
     left: str = "unmarked"
 
     def __str__(self) -> str:
-        if self.status == "completed":
+        if self.status == Outcome.COMPLETED:
             return f"completed at step {self.step}"
-        if self.status == "incomplete":
-            return f"ended after {_count(self.step, 'step')} with {_count(self.remaining, self.noun)} {self.left}"
+        if self.status == Outcome.INCOMPLETE:
+            return f"ended after {plural(self.step, 'step')} with {plural(self.remaining, self.noun)} {self.left}"
         return (
-            f"runs forever without completing ({_count(self.remaining, self.noun)} {self.left} for good;"
+            f"runs forever without completing ({plural(self.remaining, self.noun)} {self.left} for good;"
             f" a repeated state seen at step {self.step})"
         )
 
     @property
     def won(self) -> bool:
-        return self.status == "completed"
+        return self.status == Outcome.COMPLETED
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +96,7 @@ class SolveResult:
 
     game: str
     level: str
-    status: str
+    status: Status
     solution: Any | None
     length: int | None
     seconds: float
@@ -63,6 +104,10 @@ class SolveResult:
     stats: dict[str, Any] = field(default_factory=dict)
     solutions: tuple[Any, ...] = ()
     solutions_capped: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status, Status):  # e.g. read back from a checkpoint's JSON
+            object.__setattr__(self, "status", Status(self.status))
 
     @property
     def program(self) -> Any | None:

@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridbot.grid import Direction, GridbotError, LevelError, ProgramError, grid_rows
-from gridbot.result import SolveResult, Verdict
+from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.grid import Direction, grid_rows, plural
+from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "bender"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -400,9 +401,9 @@ class BenderVerdict(Verdict):
     reason: str = ""
 
     def __str__(self) -> str:
-        if self.status == "completed":
+        if self.status == Outcome.COMPLETED:
             return f"reaches the suicide booth at move {self.step}"
-        if self.status == "forever":
+        if self.status == Outcome.FOREVER:
             return f"LOOP: {self.reason} (state before move {self.step + 1} seen before)"
         return f"wrong answer: {self.reason}"
 
@@ -431,13 +432,13 @@ def run(level: Level, answer: Answer | str | Iterable[str] | None = None) -> Run
     n = len(trip.moves)
     if trip.loops:
         reason = "walls on all four sides" if trip.outcome == "stuck" else "he never reaches the booth"
-        verdict = BenderVerdict("forever", n, 1, reason=reason)
+        verdict = BenderVerdict(Outcome.FOREVER, n, 1, reason=reason)
         if answer.given and not answer.loop:
             verdict = BenderVerdict(
-                "wrong", n, 1, reason=f"he loops forever, the answer has {_plural(len(answer.moves), 'move')}"
+                "wrong", n, 1, reason=f"he loops forever, the answer has {plural(len(answer.moves), 'move')}"
             )
     else:
-        verdict = BenderVerdict("completed", n, 0)
+        verdict = BenderVerdict(Outcome.COMPLETED, n, 0)
         if answer.loop:
             verdict = BenderVerdict("wrong", n, 0, reason=f"he reaches the booth at move {n}, the answer says LOOP")
         elif answer.given and answer.moves != actual:
@@ -450,12 +451,8 @@ def _difference(given: tuple[str, ...], actual: tuple[str, ...]) -> str:
         if a != b:
             return f"move {k} is {b}, the answer says {a}"
     if len(given) < len(actual):
-        return f"the answer stops after {_plural(len(given), 'move')}, he reaches the booth at move {len(actual)}"
-    return f"he reaches the booth at move {len(actual)}, the answer has {_plural(len(given), 'move')}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+        return f"the answer stops after {plural(len(given), 'move')}, he reaches the booth at move {len(actual)}"
+    return f"he reaches the booth at move {len(actual)}, the answer has {plural(len(given), 'move')}"
 
 
 def picture(level: Level, steps: Iterable[Step]) -> str:
@@ -482,7 +479,7 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
         text = f"{s.number:>4}  {s.heading.name:<7}  {line:>4}  {column:>6}  {modes:<15}  {s.event}"
         lines.append(text.rstrip())
     if len(trip.moves) > limit:
-        lines.append(f"... (trace cut after {_plural(limit, 'move')})")
+        lines.append(f"... (trace cut after {plural(limit, 'move')})")
     lines += ["", picture(level, steps), "", str(result.verdict)]
     return "\n".join(lines)
 
@@ -574,10 +571,10 @@ def solve(level: Level, time_limit: float | None = None, all_solutions: bool = F
 
 def describe(level: Level, result: SolveResult) -> str:
     """The CLI's human output, as CodinGame expects it: one move per line, or LOOP (status 'unsolvable')."""
-    if result.status == "timeout":
+    if result.status == Status.TIMEOUT:
         reason = (result.stats or {}).get("reason")
         return f"{result.level}: timeout after {result.seconds:.3f} s, no answer" + (f" ({reason})" if reason else "")
-    if result.status == "unsolvable":
+    if result.status == Status.UNSOLVABLE:
         return LOOP
     return "\n".join(result.solution.moves if isinstance(result.solution, Answer) else ())
 

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gridbot.grid import MAX_GRID_SIDE, Direction, GridbotError, LevelError, Positions, ProgramError, grid_rows
+from gridbot.deadline import check_time_limit
+from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.grid import MAX_GRID_SIDE, Direction, Positions, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import SolveResult, Verdict
-from gridbot.solve.search import check_time_limit
+from gridbot.result import Outcome, SolveResult, Verdict
 
 NAME = "carrots"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -544,14 +545,14 @@ def run(level: Level, program: Program | str) -> Run:
         program = parse_program(program)
     machine = _Machine(level)
     if not machine.left:
-        return Run(level, program, Verdict("completed", 0))
+        return Run(level, program, Verdict(Outcome.COMPLETED, 0))
     try:
         machine.body(_compile(program.body), 4 * level.start + int(Direction.EAST))
     except _Completed as done:
-        return Run(level, program, Verdict("completed", done.step))
+        return Run(level, program, Verdict(Outcome.COMPLETED, done.step))
     except _Forever:
-        return Run(level, program, Verdict("forever", machine.steps, machine.left))
-    return Run(level, program, Verdict("incomplete", machine.steps, machine.left))
+        return Run(level, program, Verdict(Outcome.FOREVER, machine.steps, machine.left))
+    return Run(level, program, Verdict(Outcome.INCOMPLETE, machine.steps, machine.left))
 
 
 def _noop_loops(program: Program) -> set[int]:
@@ -644,12 +645,12 @@ def solve(level: Level, time_limit: float | None = None, all_solutions: bool = F
     gets what is left (at least a twentieth of the limit, to answer with what
     it has). Raises ValueError for a limit that is not a positive number.
     """
-    start = time.perf_counter()
+    start = time.monotonic()
     limit = check_time_limit(time_limit)
     from gridbot.solve.carrots import solve as _solve
 
     if limit is not None:
-        limit = max(limit - (time.perf_counter() - start), limit / 20)
+        limit = max(limit - (time.monotonic() - start), limit / 20)
     return _solve(level, time_limit=limit, all_solutions=all_solutions, **options)
 
 

@@ -27,9 +27,10 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, grid_rows
+from gridbot.errors import LevelError, ProgramError
+from gridbot.grid import Direction, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import SolveResult, Verdict
+from gridbot.result import Outcome, SolveResult, Verdict
 
 NAME = "lightbot"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -380,7 +381,7 @@ def run(level: Level, program: Program | str, tick: Callable[[], None] | None = 
         program = parse_program(program)
     full = (1 << len(level.lights)) - 1
     if not level.lights:
-        return Run(level, program, _verdict("completed", 0))
+        return Run(level, program, _verdict(Outcome.COMPLETED, 0))
     width = len(level.heights[0])
     shift = len(level.lights)
     seen: dict[int, int] = {}  # entry state -> stack height where seen, while still valid
@@ -396,7 +397,7 @@ def run(level: Level, program: Program | str, tick: Callable[[], None] | None = 
         if step is not None:
             number, lit = step.number, step.lit
             if lit == full:
-                return Run(level, program, _verdict("completed", number))
+                return Run(level, program, _verdict(Outcome.COMPLETED, number))
             if tick is not None and number % TICK_STEPS == 0:
                 tick()
             continue
@@ -405,10 +406,10 @@ def run(level: Level, program: Program | str, tick: Callable[[], None] | None = 
             continue
         key = ((((r * width + c) * 4 + facing) * 3 + proc) << shift) | lit
         if key in seen:
-            return Run(level, program, _verdict("forever", number, _off(lit, full)))
+            return Run(level, program, _verdict(Outcome.FOREVER, number, _off(lit, full)))
         seen[key] = height
         at_height[height] = key
-    return Run(level, program, _verdict("incomplete", number, _off(lit, full)))
+    return Run(level, program, _verdict(Outcome.INCOMPLETE, number, _off(lit, full)))
 
 
 def _verdict(status: str, step: int, remaining: int = 0) -> Verdict:
@@ -447,7 +448,7 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
     """The fewest commands, proven; see gridbot.solve.lightbot. Loading the solver (numba, about a second on a
     busy machine) counts against `time_limit`."""
-    from gridbot.solve.search import Clock
+    from gridbot.deadline import Clock
 
     clock = Clock(time_limit)  # checks the limit before anything is loaded
     from gridbot.solve.lightbot import solve as _solve

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gridbot.grid import GridbotError, LevelError, Positions, ProgramError, grid_rows
-from gridbot.result import SolveResult, Verdict
+from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.grid import Positions, grid_rows
+from gridbot.result import Outcome, SolveResult, Verdict
 
 NAME = "pellet"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -201,9 +202,9 @@ class PathVerdict(Verdict):
     reason: str = ""
 
     def __str__(self) -> str:
-        if self.status == "completed":
+        if self.status == Outcome.COMPLETED:
             return f"completed at move {self.step} (every pellet eaten once)"
-        if self.status == "incomplete":
+        if self.status == Outcome.INCOMPLETE:
             pellets = "pellet" if self.remaining == 1 else "pellets"
             moves = "move" if self.step == 1 else "moves"
             return f"ended after {self.step} {moves} with {self.remaining} {pellets} left"
@@ -283,8 +284,8 @@ def run(level: Level, moves: Moves | str) -> Walk:
             )
         return Walk(level, moves, cells, PathVerdict("illegal", i, left, reason=problem))
     if left == 0:
-        return Walk(level, moves, cells, PathVerdict("completed", len(text)))
-    return Walk(level, moves, cells, PathVerdict("incomplete", len(text), left))
+        return Walk(level, moves, cells, PathVerdict(Outcome.COMPLETED, len(text)))
+    return Walk(level, moves, cells, PathVerdict(Outcome.INCOMPLETE, len(text), left))
 
 
 def moves_of(cells_in_order: list[tuple[int, int]]) -> str:

@@ -33,9 +33,10 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from gridbot.grid import Direction, LevelError, ProgramError, cells, grid_rows
+from gridbot.errors import LevelError, ProgramError
+from gridbot.grid import Direction, cells, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import SolveResult, Verdict
+from gridbot.result import Outcome, SolveResult, Verdict
 
 NAME = "robos_escape"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -145,7 +146,7 @@ class Run:
     @property
     def score(self) -> int | None:
         """40 - length + 10 x coins for an escape, None otherwise."""
-        if self.verdict.status != "completed":
+        if self.verdict.status != Outcome.COMPLETED:
             return None
         return 40 - self.program.tokens + 10 * self.coins
 
@@ -234,11 +235,13 @@ def run(level: Level, program: Program | str) -> Run:
     for step, outcome in _machine(level, program):
         number, coins = step.number, step.coins
         if outcome == "escaped":
-            return Run(level, program, Verdict("completed", number), coins, "escaped")
+            return Run(level, program, Verdict(Outcome.COMPLETED, number), coins, "escaped")
         if outcome == "limit":
             reason = f"more than {MAX_COMMANDS} commands"
-            return Run(level, program, Verdict("incomplete", number, 1, noun="exit", left="not reached"), coins, reason)
-    verdict = Verdict("incomplete", number, 1, noun="exit", left="not reached")
+            return Run(
+                level, program, Verdict(Outcome.INCOMPLETE, number, 1, noun="exit", left="not reached"), coins, reason
+            )
+    verdict = Verdict(Outcome.INCOMPLETE, number, 1, noun="exit", left="not reached")
     return Run(level, program, verdict, coins, "ran off the end of the program")
 
 

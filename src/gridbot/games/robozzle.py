@@ -62,9 +62,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gridbot.grid import Direction, LevelError, ProgramError
+from gridbot.errors import LevelError, ProgramError
+from gridbot.grid import Direction
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import SolveResult, Verdict
+from gridbot.result import Outcome, SolveResult, Verdict
 
 NAME = "robozzle"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -601,8 +602,8 @@ def run(level: Level, program: Program | str, stack_cap: int = STACK_CAP) -> Run
             actions = 0 if step is None else step.number
             left = len(level.stars) if step is None else len(step.stars)
             if outcome == "won":
-                return Run(level, program, Verdict("completed", actions), "won", stack_cap)
-            verdict = Verdict("incomplete", actions, left, noun="star", left="left")
+                return Run(level, program, Verdict(Outcome.COMPLETED, actions), "won", stack_cap)
+            verdict = Verdict(Outcome.INCOMPLETE, actions, left, noun="star", left="left")
             return Run(level, program, verdict, outcome, stack_cap)
     raise AssertionError("the machine always says how a run ends")  # pragma: no cover
 

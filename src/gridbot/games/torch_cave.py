@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridbot.grid import GridbotError, LevelError, ProgramError, grid_rows
-from gridbot.result import SolveResult, Verdict
+from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.grid import grid_rows, plural
+from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "torch_cave"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -223,14 +224,14 @@ class CaveVerdict(Verdict):
     blocked: tuple[int, int] | None = None
 
     def __str__(self) -> str:
-        if self.status == "completed":
+        if self.status == Outcome.COMPLETED:
             return f"reached the treasure at step {self.step} with {self.light} light left"
         if self.reason == "out of light":
-            return f"stopped at step {self.step + 1}: no light left (after {_plural(self.step, 'step')})"
+            return f"stopped at step {self.step + 1}: no light left (after {plural(self.step, 'step')})"
         if self.reason == "wall":
             line, column = self.blocked or (0, 0)
             return f"stopped at step {self.step + 1}: a wall at line {line}, column {column}"
-        return f"ended after {_plural(self.step, 'step')} without reaching the treasure ({self.light} light left)"
+        return f"ended after {plural(self.step, 'step')} without reaching the treasure ({self.light} light left)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +309,7 @@ def run(level: Level, path: Path | str) -> Run:
     verdict: CaveVerdict | None = None
     for number, move in enumerate(path.moves, 1):
         if light < 1:  # checked first: without light the hero cannot even try a step
-            verdict = CaveVerdict("incomplete", number - 1, 1, reason="out of light", light=light)
+            verdict = CaveVerdict(Outcome.INCOMPLETE, number - 1, 1, reason="out of light", light=light)
             break
         # Level.move inlined (a long walk is a million steps; the tests compare the two)
         if move == "u":
@@ -323,7 +324,7 @@ def run(level: Level, path: Path | str) -> Run:
             dr, dc = _DELTAS[move]
             line, column = level.position(cell)
             verdict = CaveVerdict(
-                "incomplete", number - 1, 1, reason="wall", light=light, blocked=(line + dr, column + dc)
+                Outcome.INCOMPLETE, number - 1, 1, reason="wall", light=light, blocked=(line + dr, column + dc)
             )
             break
         cell = target
@@ -338,10 +339,10 @@ def run(level: Level, path: Path | str) -> Run:
         cells.append(cell)
         lights.append(light)
         if cell == treasure:
-            verdict = CaveVerdict("completed", number, 0, reason="treasure", light=light)
+            verdict = CaveVerdict(Outcome.COMPLETED, number, 0, reason="treasure", light=light)
             break
     if verdict is None:
-        verdict = CaveVerdict("incomplete", len(cells), 1, reason="ended", light=light)
+        verdict = CaveVerdict(Outcome.INCOMPLETE, len(cells), 1, reason="ended", light=light)
     return Run(level, path, cells, lights, fresh, verdict)
 
 
@@ -377,24 +378,22 @@ def _run_long(level: Level, path: Path) -> Run:
     end = min(blocked, dark)
     if len(arrive) and arrive[0] < end:
         end = int(arrive[0]) + 1
-        verdict = CaveVerdict("completed", end, 0, reason="treasure", light=int(lights[end - 1]))
+        verdict = CaveVerdict(Outcome.COMPLETED, end, 0, reason="treasure", light=int(lights[end - 1]))
     elif dark < steps:
-        verdict = CaveVerdict("incomplete", end, 1, reason="out of light", light=int(before[dark]))
+        verdict = CaveVerdict(Outcome.INCOMPLETE, end, 1, reason="out of light", light=int(before[dark]))
     elif blocked < steps:
         light = int(lights[end - 1]) if end else level.start_light
         line, column = (int(rows[end - 1]) + 1, int(cols[end - 1]) + 1) if end else level.position(level.start)
         dr, dc = _DELTAS[path.moves[end]]
-        verdict = CaveVerdict("incomplete", end, 1, reason="wall", light=light, blocked=(line + dr, column + dc))
+        verdict = CaveVerdict(Outcome.INCOMPLETE, end, 1, reason="wall", light=light, blocked=(line + dr, column + dc))
     else:
-        verdict = CaveVerdict("incomplete", end, 1, reason="ended", light=int(lights[-1]) if end else level.start_light)
+        verdict = CaveVerdict(
+            Outcome.INCOMPLETE, end, 1, reason="ended", light=int(lights[-1]) if end else level.start_light
+        )
     kept_cells, kept_lights = array("q"), array("q")
     kept_cells.frombytes(cells[:end].astype(np.int64).tobytes())
     kept_lights.frombytes(lights[:end].astype(np.int64).tobytes())
     return Run(level, path, kept_cells, kept_lights, bytearray(fresh[:end].tobytes()), verdict)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def draw(level: Level, walk: Run) -> str:
@@ -417,7 +416,7 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
             note = "  treasure"
         lines.append(f"{s.number:>4}  {s.move:>4}  {line:>4}  {column:>6}  {s.light:>5}{note}")
     if len(result.cells) > limit:
-        lines.append(f"... (trace cut after {_plural(limit, 'step')})")
+        lines.append(f"... (trace cut after {plural(limit, 'step')})")
     lines += ["", str(result.verdict)]
     return "\n".join(lines)
 
@@ -506,17 +505,17 @@ def describe(level: Level, result: SolveResult) -> str:
     stats = result.stats or {}
     name = result.level
     lines = []
-    if result.status == "optimal":
-        lines.append(f"{name}: optimal, {_plural(result.length or 0, 'step')} (proven fewest)")
-    elif result.status == "unsolvable":
+    if result.status == Status.OPTIMAL:
+        lines.append(f"{name}: optimal, {plural(result.length or 0, 'step')} (proven fewest)")
+    elif result.status == Status.UNSOLVABLE:
         lines.append(f"{name}: no path (proven)")
     else:
-        if result.status == "solved":
-            lines.append(f"{name}: solved, {_plural(result.length or 0, 'step')} (not proven fewest)")
+        if result.status == Status.SOLVED:
+            lines.append(f"{name}: solved, {plural(result.length or 0, 'step')} (not proven fewest)")
         else:
             lines.append(f"{name}: timeout, no path found")
         if result.proven_impossible > 0:
-            lines.append(f"  paths of up to {_plural(result.proven_impossible, 'step')} proven impossible")
+            lines.append(f"  paths of up to {plural(result.proven_impossible, 'step')} proven impossible")
     for what in ("reason", "proof"):
         if stats.get(what):
             lines.append(f"  {what:<11} {stats[what]}")

@@ -21,10 +21,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gridbot.deadline import check_time_limit
+from gridbot.errors import GridbotError
 from gridbot.games import pellet
-from gridbot.grid import GridbotError
 from gridbot.solve.pellet import solve, warm_up
-from gridbot.solve.search import check_time_limit
 
 _BOARD_HEAD = re.compile(r"\s*([0-9]{1,7})\s+([0-9]{1,7})\s*")
 FLAG = re.compile(r"[A-Za-z0-9_]*\{[^{}\s]+\}")

@@ -36,10 +36,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from gridbot.deadline import check_time_limit
+from gridbot.errors import ProgramError
 from gridbot.games import pellet
-from gridbot.grid import ProgramError
-from gridbot.solve.search import check_time_limit
-from gridbot.solve.workers import cores
+from gridbot.parallel.workers import cores
 
 logger = logging.getLogger("gridbot.pellet.server")
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gridbot.errors import LevelError
 from gridbot.games import robos_escape
-from gridbot.grid import Direction, LevelError
+from gridbot.grid import Direction
 
 from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Trail, steps_between
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from gridbot.errors import LevelError, ProgramError
 from gridbot.games import robozzle
-from gridbot.grid import LevelError, ProgramError
 
 from .scene import Board, Circle, Line, Polygon, Rect, Scene, Shape, Text, Trail, beacon, steps_between
 

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridbot.deadline import Clock, Progress, Timeout
 from gridbot.games.bender import NAME, Answer, Level, journey
-from gridbot.result import SolveResult
-from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout
-from gridbot.solve.search import memory_budget as _memory_budget
+from gridbot.result import SolveResult, Status
+from gridbot.solve.memory import OutOfBudget
+from gridbot.solve.memory import memory_budget as _memory_budget
 
 CHECK_EVERY = 1 << 16  # moves between clock checks
 MOVE_BYTES = 32  # memory per move of the answer: its byte in the journey, its name in the Answer, its text
@@ -44,7 +45,7 @@ def solve(
 ) -> SolveResult:
     """Bender's moves (status 'optimal', solution an Answer of move names, length their number), 'unsolvable'
     (he loops; solution and length None), or 'timeout' when `time_limit` runs out or the moves would not fit
-    in `memory_budget` bytes (default gridbot.solve.search.memory_budget(); stats["reason"] says so) first.
+    in `memory_budget` bytes (default gridbot.solve.memory.memory_budget(); stats["reason"] says so) first.
 
     `all_solutions` is accepted for the common interface: the answer is unique.
     """
@@ -63,13 +64,13 @@ def solve(
     try:
         trip = journey(level, check=check, check_every=CHECK_EVERY)
     except Timeout:
-        return SolveResult(NAME, level.name, "timeout", None, None, clock.seconds, 0, stats)
+        return SolveResult(NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 0, stats)
     except OutOfBudget as exc:
         stats["reason"] = str(exc)
-        return SolveResult(NAME, level.name, "timeout", None, None, clock.seconds, 0, stats)
+        return SolveResult(NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 0, stats)
     stats.update(moves=len(trip.moves), states=trip.states, broken=trip.broken)
     if trip.loops:
         stats["reason"] = "stuck between walls" if trip.outcome == "stuck" else "a state repeats"
-        return SolveResult(NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
+        return SolveResult(NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
     answer = Answer(trip.answer)  # type: ignore[arg-type] - not a loop: a tuple of move names
-    return SolveResult(NAME, level.name, "optimal", answer, len(trip.moves), clock.seconds, len(trip.moves), stats)
+    return SolveResult(NAME, level.name, Status.OPTIMAL, answer, len(trip.moves), clock.seconds, len(trip.moves), stats)

@@ -60,7 +60,7 @@ token; memory is about 4 x squares x (4 + 8 x words) bytes per fragment.
 
 Limits (every board the format allows, up to 1000 x 1000)
 ---------------------------------------------------------
-- *Memory.* The tables get a share of `gridbot.solve.search.memory_budget()`
+- *Memory.* The tables get a share of `gridbot.solve.memory.memory_budget()`
   (which respects RLIMIT_AS and cgroup limits): the store is allocated once at
   that size (pages never written cost nothing, rows never move); the search's
   memo and the loop outcomes it holds at once get shares too. A board whose
@@ -88,12 +88,12 @@ from typing import Any
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout
 from gridbot.games import carrots
 from gridbot.games.carrots import MOVES, Level, Loop, Program, Statement
 from gridbot.kernels import carrots as kern
-from gridbot.result import SolveResult
-from gridbot.solve import search
-from gridbot.solve.search import Clock, Progress, Timeout
+from gridbot.result import SolveResult, Status
+from gridbot.solve import memory
 
 PRIMS = "FLR"
 PAIR_CHUNK = 50_000  # most final-loop pairs per pair_covers call
@@ -218,7 +218,7 @@ class FragmentTables:
         """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks.
 
         `memory_budget` bounds what the tables and the search allocate, in
-        bytes (default `gridbot.solve.search.memory_budget()`, which respects
+        bytes (default `gridbot.solve.memory.memory_budget()`, which respects
         RLIMIT_AS and cgroup limits); the store, its map and the loop power
         buffers get TABLE_SHARE of it. MemoryBudget is raised when even the
         first tables do not fit, and later when a table outgrows it. On a big
@@ -230,7 +230,7 @@ class FragmentTables:
         self.S = 4 * n
         self.W = (n + 63) // 64
         self.sizes = _Sizes.of(level)
-        self.memory_budget = search.memory_budget() if memory_budget is None else memory_budget
+        self.memory_budget = memory.memory_budget() if memory_budget is None else memory_budget
         self.sizes.check(self.memory_budget)
         rng = np.random.default_rng(seed)
         self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
@@ -625,7 +625,7 @@ class _Search:
         """The program a solution's items stand for; a loop that ends it prints as LOOP{...} if that still works.
 
         Counts are then lowered (`smallest_counts`) until `deadline` (a
-        time.perf_counter() value; None: no limit).
+        time.monotonic() value; None: no limit).
         """
         body: list[Statement] = []
         for item in items:
@@ -672,12 +672,12 @@ def smallest_counts(level: Level, program: Program, tries: int = 400, deadline: 
     prefer `LOOP(3)` to `LOOP(19)` when both work. Every change is checked by
     the simulator, so the result completes whenever `program` does. O(loops x
     tries) runs, stopping (with the counts lowered so far) once
-    time.perf_counter() passes `deadline`.
+    time.monotonic() passes `deadline`.
     """
     _, loops = _with_count(program.body, -1, 0)
     for target in range(loops):
         for count in range(1, tries):
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 return program
             body, _ = _with_count(program.body, target, count)
             candidate = Program(body)
@@ -801,7 +801,7 @@ def greedy(
 
     A quick upper bound for when the proof runs out of time; None if a step
     finds no fragment that marks anything new (or no tables are built), after
-    `max_steps` steps (default: one per square), or once time.perf_counter()
+    `max_steps` steps (default: one per square), or once time.monotonic()
     passes `deadline`. O(steps x (fragments x words + squares)).
     """
     goal = _bitset(tables.level.goal, tables.W)
@@ -810,7 +810,7 @@ def greedy(
     for _ in range(tables.level.size + 1 if max_steps is None else max_steps):
         if np.array_equal(marks, goal):
             return Program(tuple(body))
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and time.monotonic() > deadline:
             return None
         best: tuple[float, int, int] | None = None
         for cost, t in tables.tables.items():
@@ -873,7 +873,7 @@ def warm_up() -> float:
     `solve` calls it under the level's clock (after the checks that need no
     kernel), so the time limit holds even for the first level of a process.
     """
-    start = time.perf_counter()
+    start = time.monotonic()
     # a board whose proof (5 tokens) goes through every kernel, so that none compiles inside a level's clock
     tiny = carrots.Level.parse("###\n# #\n##S##\n  # #\n  ###")
     _solve(tiny, Clock(None), False, None)
@@ -882,17 +882,17 @@ def warm_up() -> float:
     kern.map_put(keys, rows, np.uint64(7), 0)
     kern.map_move(keys, rows, np.zeros(32, np.uint64), np.full(32, -1, np.int64))
     kern.map_get(keys, rows, np.uint64(7))
-    return time.perf_counter() - start
+    return time.monotonic() - start
 
 
 def _finish_by(clock: Clock) -> float | None:
-    """When the finishing work (lowering counts, the greedy program) must stop, as a time.perf_counter() value: the
+    """When the finishing work (lowering counts, the greedy program) must stop, as a time.monotonic() value: the
     deadline plus a grace of GRACE_SHARE of the limit, at least GRACE_MIN and at most GRACE_MAX seconds, well
     inside the time bound's slack of max(1 s, 10 %); from now if the deadline has passed. None without a limit."""
-    if clock.deadline is None or clock.time_limit is None:
+    if clock.deadline.at is None or clock.time_limit is None:
         return None
     grace = min(GRACE_MAX, max(GRACE_MIN, GRACE_SHARE * clock.time_limit))
-    return max(clock.deadline, time.perf_counter()) + grace
+    return max(clock.deadline.at, time.monotonic()) + grace
 
 
 def solve(
@@ -931,13 +931,13 @@ def _solve(
     name = level.name
     marked = carrots.marked_at_start(level)
     if marked.count(0) == 0:
-        return SolveResult("carrots", name, "optimal", Program(()), 0, clock.seconds, 0, {"candidates": 0})
+        return SolveResult("carrots", name, Status.OPTIMAL, Program(()), 0, clock.seconds, 0, {"candidates": 0})
     codes, unreached, seen = _tour(level, marked)
     if unreached:
         missing = next(sq for sq in range(level.size) if not seen[sq] and not marked[sq])
         r, c = level.squares[missing]
         stats = {"candidates": 0, "reason": f"square at line {r + 1}, column {c + 1} cannot be reached"}
-        return SolveResult("carrots", name, "unsolvable", None, None, clock.seconds, 0, stats)
+        return SolveResult("carrots", name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
     tables: FragmentTables | None = None
     s0 = 4 * level.start + level.start_state[1]
     K = 1
@@ -967,7 +967,7 @@ def _solve(
 
     try:
         # known before loading any kernel: a board too big for even the first tables goes straight to the tour
-        _Sizes.of(level).check(search.memory_budget() if memory_budget is None else memory_budget)
+        _Sizes.of(level).check(memory.memory_budget() if memory_budget is None else memory_budget)
         if warm and not warm_up.cache_info().currsize:
             left = clock.left()
             if left is not None and left < WARM_UP_MIN_LEFT:
@@ -986,7 +986,7 @@ def _solve(
                 if not programs:
                     raise AssertionError("solver and simulator disagree")  # a bug, never expected
                 listed = tuple(programs) if all_solutions else ()
-                return result("optimal", programs[0], K, listed, proof.capped)
+                return result(Status.OPTIMAL, programs[0], K, listed, proof.capped)
             # every program of K tokens or fewer is now excluded; try K + 1 with the tables at hand (a guess:
             # finding one proves it optimal and spares the larger table the proof would build)
             if not all_solutions:
@@ -994,7 +994,7 @@ def _solve(
                 found = guess.run(s0, marks)
                 children += guess.children
                 if found and (programs := first_verified(guess, found)):
-                    return result("optimal", programs[0], K + 1)
+                    return result(Status.OPTIMAL, programs[0], K + 1)
                 del guess
             del proof  # its memo goes before the next tables are built
             K += 1
@@ -1012,11 +1012,11 @@ def _solve(
     finish_by = _finish_by(clock)
     quick = None
     if tables is not None:
-        deadline = time.perf_counter() + GREEDY_UNTIMED if finish_by is None else finish_by
+        deadline = time.monotonic() + GREEDY_UNTIMED if finish_by is None else finish_by
         quick = greedy(tables, s0, _bitset(level.initial_marks | 1 << level.start, tables.W), deadline=deadline)
     tour = _program_of_moves(codes)
     if quick is None or quick.tokens >= tour.tokens:
         # the tour marks every square by construction (the command re-checks what it prints): on a big board
         # a second run of it here would take the time the limit leaves for the command's own check
-        return result("solved", tour, K)
-    return result("solved", quick if carrots.run(level, quick).verdict.won else tour, K)
+        return result(Status.SOLVED, tour, K)
+    return result(Status.SOLVED, quick if carrots.run(level, quick).verdict.won else tour, K)

@@ -149,16 +149,18 @@ from typing import Any
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout
+from gridbot.errors import GridbotError
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
-from gridbot.grid import GridbotError
 from gridbot.kernels import lightbot as kern
-from gridbot.result import SolveResult
-from gridbot.solve import executors, lightbot_paths
-from gridbot.solve import workers as workers_mod
-from gridbot.solve.checkpoint import level_digest
-from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout, memory_budget
-from gridbot.solve.shares import Ledger, Share, collect_in_time, run_share, submit_share
+from gridbot.parallel import executors
+from gridbot.parallel import workers as workers_mod
+from gridbot.parallel.checkpoint import level_digest
+from gridbot.parallel.shares import Ledger, Share, collect_in_time, run_share, submit_share
+from gridbot.result import SolveResult, Status
+from gridbot.solve import lightbot_paths
+from gridbot.solve.memory import OutOfBudget, memory_budget
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
@@ -417,7 +419,7 @@ def _search_length(
 
     `deadline` is in time.monotonic() seconds; `report(nodes)` is called between
     kernel calls (it may raise Timeout); in a worker process, the pool's stop
-    event ends the search as the deadline does (gridbot.solve.workers). `guess`
+    event ends the search as the deadline does (gridbot.parallel.workers). `guess`
     (bits kern.GUESS_*) narrows the search to likely programs: it may then miss
     programs, so it proves nothing. Each program is returned as found; the
     caller re-checks it with the simulator. Raises OutOfBudget when the
@@ -551,7 +553,7 @@ def solve(
     search's tables would pass the memory budget, 'solved' or 'timeout' with
     stats["reason"] saying so. Lengths whose search is expected to take more
     than a few seconds are split into shares over `executor`'s workers
-    (gridbot.solve.executors: a Dask cluster, say), or else over `workers`
+    (gridbot.parallel.executors: a Dask cluster, say), or else over `workers`
     local processes (default: every core the process may use), share k of n
     taking every n-th subtree from the k-th at a fixed depth; a length is
     excluded only when every share came back finished, and with the
@@ -568,18 +570,18 @@ def solve(
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     if not level.lights:
-        return SolveResult("lightbot", level.name, "optimal", Program(""), 0, clock.seconds, 0, {"candidates": 0})
+        return SolveResult("lightbot", level.name, Status.OPTIMAL, Program(""), 0, clock.seconds, 0, {"candidates": 0})
     left = clock.left()
     if left is not None and left < (WARM_UP_SECONDS if jit and not _WARM else 0.0):
         # the caller's start-up (loading numba) ate the time: loading the kernel would only overrun it
         reason = "no time left to load the compiled search"
-        return SolveResult("lightbot", level.name, "timeout", None, None, clock.seconds, 1, {"reason": reason})
+        return SolveResult("lightbot", level.name, Status.TIMEOUT, None, None, clock.seconds, 1, {"reason": reason})
     if jit:
         warm_up()
     t = tables(level)
     if not one_walk_can_light_all(t):
         stats = {"candidates": 0, "reason": "no walk stands on every light (they are not on one path of the moves)"}
-        return SolveResult("lightbot", level.name, "unsolvable", None, None, clock.seconds, MAX_TOTAL + 1, stats)
+        return SolveResult("lightbot", level.name, Status.UNSOLVABLE, None, None, clock.seconds, MAX_TOTAL + 1, stats)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
     workers = workers_mod.cores() if workers is None else max(1, workers)
     return _Solve(level, t, clock, all_solutions, jit, workers, executor).run(limit)
@@ -659,7 +661,7 @@ class _Solve:
                         spent = time.monotonic() - started
                         self.guesser.advance(max(0.0, ahead - spent), self.low, lambda n: self.check(self.low, n))
                     if self.met_ahead():
-                        return self.result("optimal", self.guesser.best)
+                        return self.result(Status.OPTIMAL, self.guesser.best)
                     L = self.jump_to(limit)
                     started = time.monotonic()
                     in_time = True
@@ -675,13 +677,13 @@ class _Solve:
                         continue  # the next round searches one below the best program known
                     last = time.monotonic() - started
                     if self.met_ahead():
-                        return self.result("optimal", self.guesser.best)
+                        return self.result(Status.OPTIMAL, self.guesser.best)
                     met = [p for share in shares for p in share.programs]
                     found = _checked(self.level, met, lambda: self.check(self.low))
                     if found and found[0].tokens == self.low:  # every program met has at most L commands
                         capped = any(share.capped for share in shares) or len(found) > MAX_ALL
                         listed = tuple(found[:MAX_ALL]) if self.all_solutions else ()
-                        return self.result("optimal", found[0], listed, capped)
+                        return self.result(Status.OPTIMAL, found[0], listed, capped)
                     if found:  # after a jump: shorter than the best known, not yet proven
                         self.keep(found)
                     elif not all(share.finished for share in shares):
@@ -694,10 +696,10 @@ class _Solve:
         except OutOfBudget as error:
             self.reason = str(error)
         if self.low > MAX_TOTAL:
-            return self.result("unsolvable")
+            return self.result(Status.UNSOLVABLE)
         if self.guesser.best is not None:
-            return self.result("solved", self.guesser.best)
-        return self.result("timeout")
+            return self.result(Status.SOLVED, self.guesser.best)
+        return self.result(Status.TIMEOUT)
 
     def _in_process(self, L: int) -> list[Share]:
         left = self.clock.left()

@@ -28,7 +28,7 @@ from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.kernels import lightbot_paths as kern
 from gridbot.kernels.lightbot import board_arrays
-from gridbot.solve.search import memory_budget
+from gridbot.solve.memory import memory_budget
 
 MAX_LIGHTS = 6  # a call's passing light patterns are a 64-bit set
 OPS = "FJLRX12"

@@ -7,7 +7,7 @@ Order of work (each step is exact; a path is always re-checked by the game's `ru
    path's end), and the block-chain test of gridbot.kernels.pellet.block_check
    (S separating the board, a cell separating three parts, two parts that each
    need the path's end, checkerboard colour parity of the whole board or of a
-   segment between cut cells). Any of these proves "unsolvable" and names why.
+   segment between cut cells). Any of these proves Status.UNSOLVABLE and names why.
 2. A construction in linear time when the open cells fill a rectangle
    (`rectangle_path`): a Hamiltonian cycle for an even number of cells, strips
    of two rows or columns spliced onto a smaller rectangle for an odd one.
@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout
 from gridbot.games.pellet import WALL, Level, Moves, moves_of_indices, run
 from gridbot.kernels import pellet as kern
-from gridbot.result import SolveResult
-from gridbot.solve.search import Clock, Progress, Timeout, memory_budget
+from gridbot.result import SolveResult, Status
+from gridbot.solve.memory import memory_budget
 
 # first run's node budget; each restart doubles it
 FIRST_BUDGET = 4_000  # plus two nodes per pellet, so that a run can at least reach the end
@@ -502,7 +503,7 @@ def solve(
         stats["candidates"] = stats["nodes"]
         if reason:
             stats["reason"] = reason
-        return SolveResult("pellet", name, "timeout", None, None, clock.seconds, n, stats)
+        return SolveResult("pellet", name, Status.TIMEOUT, None, None, clock.seconds, n, stats)
 
     need, budget = bytes_needed(level), memory_budget()
     if need > budget:
@@ -528,7 +529,7 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
             raise AssertionError(f"solver produced a wrong path: {verdict}")
         stats["method"] = method
         stats["candidates"] = stats.get("nodes", 0)
-        return SolveResult("pellet", name, "optimal", Moves(moves), n, clock.seconds, n, stats)
+        return SolveResult("pellet", name, Status.OPTIMAL, Moves(moves), n, clock.seconds, n, stats)
 
     if n == 0:
         return found("", "trivial")
@@ -537,7 +538,7 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
     reason = certificate(board)
     if reason is not None:
         stats.update(reason=reason, candidates=0)
-        return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
+        return SolveResult("pellet", name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
     if construct and board.fills_rectangle():
         stats["method"] = "rectangle"
         top, left, w, order = _rectangle(level)
@@ -553,7 +554,7 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
     if not finished:
         raise Timeout
     stats["reason"] = f"exhaustive search: every one of {stats['nodes']:,} branches fails"
-    return SolveResult("pellet", name, "unsolvable", None, None, clock.seconds, 0, stats)
+    return SolveResult("pellet", name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
 
 
 _LOADED: list[bool] = []
@@ -590,11 +591,11 @@ def baseline(level: Level, time_limit: float | None = None) -> SolveResult:
     board = Board(level)
     n = board.pellets
     if n == 0:
-        return SolveResult("pellet", level.name, "optimal", Moves(""), 0, clock.seconds, 0, {"nodes": 0})
+        return SolveResult("pellet", level.name, Status.OPTIMAL, Moves(""), 0, clock.seconds, 0, {"nodes": 0})
     path, finished, stats = search(board, clock, seed=0, mode=2, restarts=False)
     stats["candidates"] = stats["nodes"]
     if path is not None:
         moves = Moves(moves_of_indices(path, board.pw))
-        return SolveResult("pellet", level.name, "optimal", moves, n, clock.seconds, n, stats)
-    status = "unsolvable" if finished else "timeout"
+        return SolveResult("pellet", level.name, Status.OPTIMAL, moves, n, clock.seconds, n, stats)
+    status = Status.UNSOLVABLE if finished else Status.TIMEOUT
     return SolveResult("pellet", level.name, status, None, None, clock.seconds, 0, stats)

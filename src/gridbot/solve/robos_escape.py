@@ -113,16 +113,16 @@ from typing import Any
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout, stop_requested
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
 from gridbot.grid import Direction
 from gridbot.kernels import robos_escape as kern
-from gridbot.result import SolveResult
-from gridbot.solve import executors
-from gridbot.solve import workers as _workers
-from gridbot.solve.checkpoint import level_digest
-from gridbot.solve.search import Clock, Progress, Timeout
-from gridbot.solve.shares import Ledger, Share, collect_in_time, submit_share
+from gridbot.parallel import executors
+from gridbot.parallel import workers as _workers
+from gridbot.parallel.checkpoint import level_digest
+from gridbot.parallel.shares import Ledger, Share, collect_in_time, submit_share
+from gridbot.result import SolveResult, Status
 
 MAX_ALL = 100
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
@@ -312,7 +312,7 @@ def _share(
                 break
             if status == kern.FOUND and search._escape(int(search.sc[kern.S_FOUND_COINS])):
                 break
-            if (deadline is not None and time.monotonic() > deadline) or _workers.stop_requested():
+            if (deadline is not None and time.monotonic() > deadline) or stop_requested():
                 finished = False
                 break
     counts = tuple(search.cuts.values())
@@ -426,7 +426,7 @@ def _seeds(level: Level, board: _Board, clock: Clock) -> list[Program]:
     else:
         orders = [(), tuple(coins)]
     left = clock.left()
-    until = None if left is None else time.perf_counter() + SEED_SHARE * left
+    until = None if left is None else time.monotonic() + SEED_SHARE * left
     programs = []
     known: dict[tuple[int, int, int, str], tuple[str, int] | None] = {}  # orders share their legs
 
@@ -437,7 +437,7 @@ def _seeds(level: Level, board: _Board, clock: Clock) -> list[Program]:
         return known[key]
 
     for order in orders:
-        if until is not None and time.perf_counter() > until:
+        if until is not None and time.monotonic() > until:
             break  # seeds only sharpen the search's first bound: the search needs the time more
         cells = list(board.cells)
         pos, facing, text = board.start, int(Direction.SOUTH), ""
@@ -502,7 +502,7 @@ def solve(
     twin, for the tests); `chunk` is the number of nodes per kernel call
     between clock checks (the tests make it small to exercise resuming).
     A length expected to take more than PARALLEL_AFTER seconds is split into
-    shares over `executor`'s workers (gridbot.solve.executors), or else over
+    shares over `executor`'s workers (gridbot.parallel.executors), or else over
     `workers` local processes (default: every core); it counts as searched
     only when every share came back finished, and with the executor's
     checkpoint each finished share is recorded (and not searched again by a
@@ -518,7 +518,7 @@ def solve(
     cuts = dict.fromkeys(CUTS, 0)
     if not board.exit_reachable():
         stats = {"candidates": 0, "reason": "no exit the robot can reach"}
-        return SolveResult("robos_escape", level.name, "unsolvable", None, None, clock.seconds, 1, stats)
+        return SolveResult("robos_escape", level.name, Status.UNSOLVABLE, None, None, clock.seconds, 1, stats)
     # (score, coins, text) of the best programs so far, each re-run by the simulator
     best: list[tuple[int, int, str]] = []
     for seed in _seeds(level, board, clock):
@@ -582,7 +582,7 @@ def solve(
         pass
     stats: dict[str, Any] = {"candidates": nodes, "searched_up_to": L - 1, "cuts": cuts}
     if not best:
-        return SolveResult("robos_escape", level.name, "timeout", None, None, clock.seconds, L, stats)
+        return SolveResult("robos_escape", level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats)
     if all_solutions and seeded and seeded[0] in best and len(best) > 1:
         best.remove(seeded[0])  # a seed need not be in the cuts' canonical form; the search found its equals
     score, coins, text = min(best, key=lambda b: Program(b[2]).tokens)  # the shortest of the best, first found
@@ -598,7 +598,7 @@ def solve(
     return SolveResult(
         "robos_escape",
         level.name,
-        "optimal" if proven else "solved",
+        Status.OPTIMAL if proven else Status.SOLVED,
         program,
         program.tokens,
         clock.seconds,
@@ -615,24 +615,24 @@ def describe(level: Level, result: SolveResult) -> str:
     name = result.level or level.name
     searched = stats.get("searched_up_to", 0)
     lines = []
-    if result.status == "unsolvable":
+    if result.status == Status.UNSOLVABLE:
         lines.append(f"{name}: unsolvable ({stats.get('reason', 'proven: no program escapes')})")
-    elif result.status == "timeout":
+    elif result.status == Status.TIMEOUT:
         lines.append(f"{name}: timeout, no escape found")
     else:
-        kind = "proven best" if result.status == "optimal" else "not proven best"
+        kind = "proven best" if result.status == Status.OPTIMAL else "not proven best"
         lines.append(f"{name}: {result.status}, score {stats['score']} ({kind})")
         lines.append(f"  program     {result.solution}")
         lines.append(f"  tokens      {result.length}, coins {stats['coins']}")
-    if result.status == "optimal":
+    if result.status == Status.OPTIMAL:
         lines.append(
             f"  proof       no program of up to {searched} tokens scores more; a longer one scores at most"
             f" {stats['bound']}"
         )
-    elif result.status == "solved":
+    elif result.status == Status.SOLVED:
         done = f"no program of up to {searched} tokens scores more" if searched else "nothing yet"
         lines.append(f"  excluded    {done}")
-    elif result.status == "timeout":
+    elif result.status == Status.TIMEOUT:
         lines.append(f"  excluded    no program of up to {searched} tokens escapes")
     if "candidates" in stats:
         lines.append(f"  candidates  {int(stats['candidates']):,}")

@@ -99,15 +99,15 @@ from typing import Any
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout, stop_requested
 from gridbot.games import robozzle
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
 from gridbot.kernels import robozzle as kern
-from gridbot.result import SolveResult
-from gridbot.solve import executors
-from gridbot.solve import workers as _workers
-from gridbot.solve.checkpoint import level_digest
-from gridbot.solve.search import Clock, Progress, Timeout
-from gridbot.solve.shares import Ledger, Share, run_share, search_shares
+from gridbot.parallel import executors
+from gridbot.parallel import workers as _workers
+from gridbot.parallel.checkpoint import level_digest
+from gridbot.parallel.shares import Ledger, Share, run_share, search_shares
+from gridbot.result import SolveResult, Status
 
 CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
 MAX_ALL = 100
@@ -994,11 +994,11 @@ class Beside:
 @contextlib.contextmanager
 def _timed(into: Any, name: str) -> Iterator[None]:
     """Add the seconds the block takes (also when it raises) to the attribute `name` of `into`."""
-    began = time.perf_counter()
+    began = time.monotonic()
     try:
         yield
     finally:
-        setattr(into, name, getattr(into, name) + time.perf_counter() - began)
+        setattr(into, name, getattr(into, name) + time.monotonic() - began)
 
 
 @dataclass(slots=True)
@@ -1106,7 +1106,7 @@ def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: fl
     """A worker's heuristic (member_of `seed`: a beam or the annealer) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
-    helper = member_of(board, stack_cap, seed, stop=_workers.stop_requested)
+    helper = member_of(board, stack_cap, seed, stop=stop_requested)
     found = helper.guess(most_slots, Clock(None), seconds)
     return found, helper.nodes
 
@@ -1238,7 +1238,7 @@ def solve(
     each with its own random choices); the shortest program any of them
     finds counts. Lengths
     expected to take more than PARALLEL_AFTER seconds are split into shares
-    over `executor`'s workers (gridbot.solve.executors: a Dask cluster,
+    over `executor`'s workers (gridbot.parallel.executors: a Dask cluster,
     say), or else over `workers` local processes (default: every core),
     started when first needed; a length is excluded only when every share
     has come back finished, and with the executor's checkpoint each finished
@@ -1257,12 +1257,12 @@ def solve(
             "candidates": 0,
             "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
         }
-        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, 0, stats)
+        return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
     left = clock.left()
     if jit and not _WARM and left is not None and left + LOAD_LATE < WARM_UP_SECONDS:
         # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
         stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
-        return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, 1, stats)
+        return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, stats)
     if jit:
         warm_up()
     board = Board.of(level)
@@ -1321,7 +1321,7 @@ def solve(
                 if beside is not None and known is not None:
                     beside.bound(known.tokens - 1)
                 if known is not None and known.tokens <= L:  # every shorter length is excluded
-                    return SolveResult(robozzle.NAME, level.name, "optimal", known, known.tokens, clock.seconds,
+                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
                 splits = jit and cores > 1 and (last * growth > PARALLEL_AFTER or split)
@@ -1390,8 +1390,8 @@ def solve(
                 if found:
                     listed = tuple(found[:MAX_ALL]) if all_solutions else ()
                     capped = done.capped or len(found) > MAX_ALL
-                    return SolveResult(robozzle.NAME, level.name, "optimal", found[0], L, clock.seconds, L, stats(),
-                                       listed, capped)  # fmt: skip
+                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, found[0], L, clock.seconds, L,
+                                       stats(), listed, capped)  # fmt: skip
                 if not done.finished:
                     raise Timeout
                 searching = None
@@ -1402,13 +1402,13 @@ def solve(
     if top >= sum(level.slots) and sum(level.slots) < L:
         out = stats()
         out["reason"] = "no program within the slots wins"
-        return SolveResult(robozzle.NAME, level.name, "unsolvable", None, None, clock.seconds, L, out)
+        return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, L, out)
     known = best()
     if known is not None and known.tokens <= top:
         if not robozzle.run(level, known, stack_cap).verdict.won:  # pragma: no cover - a bug
             raise AssertionError(f"the heuristic produced a losing program: {known}")
-        return SolveResult(robozzle.NAME, level.name, "solved", known, known.tokens, clock.seconds, L, stats())
-    return SolveResult(robozzle.NAME, level.name, "timeout", None, None, clock.seconds, L, stats())
+        return SolveResult(robozzle.NAME, level.name, Status.SOLVED, known, known.tokens, clock.seconds, L, stats())
+    return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats())
 
 
 _WARM: list[bool] = []

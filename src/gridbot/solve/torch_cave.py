@@ -112,11 +112,12 @@ from typing import Any
 
 import numpy as np
 
+from gridbot.deadline import Clock, Progress, Timeout
 from gridbot.games.torch_cave import NAME, Level, Path, run
 from gridbot.kernels import torch_cave as kern
-from gridbot.result import SolveResult
-from gridbot.solve.search import Clock, OutOfBudget, Progress, Timeout
-from gridbot.solve.search import memory_budget as _memory_budget
+from gridbot.result import SolveResult, Status
+from gridbot.solve.memory import OutOfBudget
+from gridbot.solve.memory import memory_budget as _memory_budget
 
 INF = 1 << 60
 CHECK_EVERY = 16  # expansions between clock checks (each candidate of a wide one is checked too)
@@ -450,7 +451,7 @@ def solve(
     `all_solutions` is accepted for the common interface and ignored: one
     shortest path is returned. `lower_bound` is the length of the path when
     optimal, else the least length not excluded (no path is shorter).
-    `memory_budget` (bytes) defaults to gridbot.solve.search.memory_budget();
+    `memory_budget` (bytes) defaults to gridbot.solve.memory.memory_budget();
     stats["reason"] says when it stopped the search. `shortcuts=False` skips
     rules 7 and 8 (tests check the search on its own). `jit` True or False
     forces the compiled or the plain breadth-first searches; by default
@@ -470,12 +471,12 @@ def solve(
 
     def dark(horizon: int) -> SolveResult:  # rule 7: every walk runs out of light before it can reach T
         stats["reason"] = f"the light runs out: no walk lasts more than {horizon} steps, and T is {lower} away"
-        return result("unsolvable", None, 0)
+        return result(Status.UNSOLVABLE, None, 0)
 
     cells = level.width * level.height
     if not memory.allows(CELL_BYTES * cells):
         stats["reason"] = f"the cave's {cells:,} cells do not fit in {memory.describe()}"
-        return result("timeout", None, 0)
+        return result(Status.TIMEOUT, None, 0)
     cave = _Cave(level, jit, clock)
     search: _Search | None = None
     greedy: Path | None = None
@@ -484,7 +485,7 @@ def solve(
         lower = int(dist[level.treasure])
         if lower < 0:
             stats["reason"] = "walls cut H off from T"
-            return result("unsolvable", None, 0)
+            return result(Status.UNSOLVABLE, None, 0)
         from_h = np.array(dist, np.int32)  # a copy: the compiled searches reuse their array
         dh = from_h[cave.torch_cells].astype(np.int64)
         stats["torches"] = int(np.count_nonzero(dh >= 0))
@@ -508,7 +509,7 @@ def solve(
                 if moves is not None:
                     path = _verified(level, moves)
                     stats["proof"] = "a shortest path is lit all the way"
-                    return result("optimal", path, path.steps)
+                    return result(Status.OPTIMAL, path, path.steps)
             clock.check()
             inside, horizon = _ellipse(dh, dt, *light, clock)
             if lower > horizon:
@@ -560,16 +561,16 @@ def solve(
         if search is not None:
             stats.update(search.stats())
         if greedy is None:
-            return result("timeout", None, bound)
-        return result("solved", greedy, min(bound, greedy.steps))
+            return result(Status.TIMEOUT, None, bound)
+        return result(Status.SOLVED, greedy, min(bound, greedy.steps))
     stats.update(search.stats())
     if chain is None:
         if greedy is not None:
-            return result("optimal", greedy, greedy.steps)
+            return result(Status.OPTIMAL, greedy, greedy.steps)
         stats["reason"] = "every walk runs out of light (exhaustive search)"
-        return result("unsolvable", None, 0)
+        return result(Status.UNSOLVABLE, None, 0)
     path = walk(chain)
-    return result("optimal", path, path.steps)
+    return result(Status.OPTIMAL, path, path.steps)
 
 
 def _verified(level: Level, moves: str) -> Path:

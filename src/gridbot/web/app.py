@@ -34,8 +34,9 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gridbot import __version__, games, levels, render
-from gridbot.grid import GridbotError, LevelError, ProgramError
+from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.render import svg_text
+from gridbot.result import Outcome
 
 from .solves import Solves, TooManySolves
 
@@ -206,7 +207,7 @@ def _frames(level: Any, program: Any, verdict: Any, caps: Caps) -> tuple[int, li
     if program is None:
         return 0, [{"step": 0, "svg": alone}]
     last = min(draw.steps(level, program), caps.max_steps)
-    if verdict is not None and verdict.status == "forever":
+    if verdict is not None and verdict.status == Outcome.FOREVER:
         last = min(last, verdict.step)  # the run repeats from there on: more pictures would show nothing new
     final = pictures.svg(draw.draw(level, program, [last])[0])  # the largest picture: its trail is longest
     room = max(2, min(caps.max_frames, caps.max_frame_bytes // max(len(alone), len(final))))

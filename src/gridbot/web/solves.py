@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridbot import games
-from gridbot.solve.workers import _die_with_parent
+from gridbot.parallel.workers import _die_with_parent
+from gridbot.result import Status
 
 GRACE = 2.0  # seconds a solver may overrun its own time limit (returning what it found) before it is killed
 KEEP_FINISHED = 64  # finished solves remembered (for late readers), oldest forgotten first
@@ -241,7 +242,7 @@ class Solves:
             while not job.done.is_set():
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    job._finish("timeout", message=f"stopped after {job.time_limit:g} s")
+                    job._finish(Status.TIMEOUT, message=f"stopped after {job.time_limit:g} s")
                     kill(process)
                     break
                 ready, _, _ = select.select([fd], [], [], min(left, 0.5))

@@ -1,22 +1,22 @@
 """Where the solvers' parallel work runs: local worker processes or a Dask cluster, behind one interface.
 
 An `Executor` is a concurrent.futures executor (`pool`), a stop flag the
-running tasks read through gridbot.solve.workers.stop_requested() (`stop`:
+running tasks read through gridbot.deadline.stop_requested() (`stop`:
 `set`, `clear`, `is_set`), the number of tasks it runs at once (`workers`)
-and, optionally, a checkpoint of finished work (gridbot.solve.checkpoint).
-The solvers submit shares of a length (gridbot.solve.shares) or whole levels
+and, optionally, a checkpoint of finished work (gridbot.parallel.checkpoint).
+The solvers submit shares of a length (gridbot.parallel.shares) or whole levels
 to `pool` and never ask which kind it is:
 
 - `local(n)`: n forked worker processes of this machine
-  (gridbot.solve.workers.local_pool), the default;
+  (gridbot.parallel.workers.local_pool), the default;
 - `dask(address)`: the workers of a Dask cluster (`tcp://HOST:PORT`), or of a
   LocalCluster of n processes started for the run (`local:N`). The stop flag
   is a `distributed.Event` named for the run, which each task reads at most
   every READ_EVERY seconds; a task lost with its worker is run again by Dask.
 
 `open_executor(jobs, scheduler, checkpoint)` picks one from the command
-line's options; `solve_levels` solves many levels on one, each level a task,
-streaming the results back as they finish.
+line's options; gridbot.solve.batch solves many levels on one, each level a
+task, streaming the results back as they finish.
 
 >>> with local(2) as run:
 ...     run.workers, run.pool.submit(sum, [1, 2, 3]).result()
@@ -26,7 +26,6 @@ streaming the results back as they finish.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import inspect
 import logging
 import time
@@ -34,15 +33,14 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor as PoolExecutor
-from concurrent.futures import Future, as_completed
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from gridbot import games
-from gridbot.grid import GridbotError
-from gridbot.result import SolveResult
-from gridbot.solve import workers as workers_mod
-from gridbot.solve.checkpoint import Checkpoint, level_digest
+from gridbot.deadline import reading
+from gridbot.errors import GridbotError
+from gridbot.parallel import workers as workers_mod
+from gridbot.parallel.checkpoint import Checkpoint
 
 READ_EVERY = 0.1  # seconds between a Dask task's looks at the stop event (each is a round trip to the scheduler)
 CONNECT_SECONDS = 30.0  # how long to wait for a scheduler to answer and for its first worker
@@ -66,7 +64,7 @@ class Executor:
     in its own process: one fewer than `workers` when they share this machine
     (the look-ahead takes a core), all of them on a cluster. `memory_share` is
     the fraction of a machine's memory budget one task may take
-    (gridbot.solve.search.memory_budget). `client` is the Dask client (None
+    (gridbot.solve.memory.memory_budget). `client` is the Dask client (None
     for local processes).
     """
 
@@ -112,7 +110,7 @@ class _EventReader:
 
 def _run_task(stop_name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """On a Dask worker: `fn(*args, **kwargs)` with stop_requested() reading the run's stop event."""
-    with workers_mod.reading(_EventReader(stop_name)):
+    with reading(_EventReader(stop_name)):
         return fn(*args, **kwargs)
 
 
@@ -223,102 +221,3 @@ def open_executor(
             yield stack.enter_context(dask(scheduler, done))
         else:
             yield stack.enter_context(local(jobs, done))
-
-
-# ---------------------------------------------------------------- many levels: each level a task
-
-
-def solver_takes(game: str, option: str) -> bool:
-    """Does the solver of `game` (gridbot.solve.<game>.solve, behind the game's own `solve`) take `option`?"""
-    try:
-        solver = importlib.import_module(f"gridbot.solve.{game}")
-    except ImportError:
-        return False
-    return option in inspect.signature(solver.solve).parameters
-
-
-def solve_level(game: str, level: Any, options: dict[str, Any], warm: bool = False) -> SolveResult:
-    """One level as a task on a worker: the game's solver with `options` (time_limit, all_solutions, seed, ...)
-    and one process (`workers=1`: the level is the unit of work, the other workers have levels of their own).
-    With `warm`, the compiled kernels are loaded before the solver's clock starts (a benchmark's choice)."""
-    module = games.get(game)
-    kwargs = dict(options)
-    if solver_takes(module.NAME, "workers"):
-        kwargs["workers"] = 1
-    if warm:
-        warm_up = getattr(importlib.import_module(f"gridbot.solve.{module.NAME}"), "warm_up", None)
-        if warm_up is not None:
-            warm_up()
-    return module.solve(level, **kwargs)
-
-
-def level_key(game: str, level: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """What names a finished level in a checkpoint: the game, the level's digest and the solver options."""
-    return {"kind": "level", "game": game, "level": level_digest(game, level), "options": options}
-
-
-def result_record(result: SolveResult) -> dict[str, Any]:
-    """A finished level as its checkpoint record holds it (read back by `recorded_result`)."""
-    return {"result": result.to_json(), "lower_bound": result.lower_bound}
-
-
-def recorded_result(game: str, record: dict[str, Any]) -> SolveResult:
-    """The SolveResult of a checkpoint record; programs parsed back by the game (kept as text where they are not
-    programs the game parses, e.g. Bender's moves). O(len(record))."""
-    module = games.get(game)
-    data = record["result"]
-
-    def parsed(text: str | None) -> Any:
-        if text is None:
-            return None
-        try:
-            return module.parse_program(text)
-        except (GridbotError, ValueError, TypeError):
-            return text
-
-    return SolveResult(
-        data["game"], data["level"], data["status"], parsed(data["solution"]), data["length"], data["seconds"],
-        int(record["lower_bound"]), data.get("stats") or {}, tuple(parsed(s) for s in data.get("solutions", ())),
-        bool(data.get("solutions_capped", False)),
-    )  # fmt: skip
-
-
-def solve_levels(
-    executor: Executor, game: str, levels: list[Any], options: dict[str, Any], ordered: bool = True,
-    warm: bool = False,
-) -> Iterator[tuple[int, SolveResult, bool]]:  # fmt: skip
-    """Solve `levels` as tasks on the executor: yields (index, result, from_checkpoint) as they finish, in input
-    order when `ordered` (a result waits for those before it), else as they come. A level recorded in the
-    executor's checkpoint is not solved again; each level solved is recorded as it comes back. A worker lost
-    with its level costs only that level (Dask runs it again). O(levels) submissions."""
-    checkpoint = executor.checkpoint
-    executor.stop.clear()  # a level's solver reads it too (Clock.check): a search before may have left it set
-    jobs: dict[Future, int] = {}
-    ready: dict[int, tuple[SolveResult, bool]] = {}
-    keys = [level_key(game, level, options) for level in levels]
-    for index, level in enumerate(levels):
-        record = None if checkpoint is None else checkpoint.get(keys[index])
-        if record is not None:
-            ready[index] = (recorded_result(game, record), True)
-        else:
-            jobs[executor.pool.submit(solve_level, game, level, options, warm)] = index
-    following = 0  # the next index to yield in input order
-
-    def flush() -> Iterator[tuple[int, SolveResult, bool]]:
-        nonlocal following
-        if not ordered:
-            for index in sorted(ready):
-                yield index, *ready.pop(index)
-            return
-        while following in ready:
-            yield following, *ready.pop(following)
-            following += 1
-
-    yield from flush()
-    for job in as_completed(jobs):
-        index = jobs[job]
-        result = job.result()
-        if checkpoint is not None:
-            checkpoint.put(keys[index], result_record(result))
-        ready[index] = (result, False)
-        yield from flush()

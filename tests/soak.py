@@ -36,10 +36,11 @@ from pathlib import Path
 
 from gridbot import games
 from gridbot.grid import MAX_GRID_SIDE
+from gridbot.result import Status
 
 START_UP = 0.5  # seconds of interpreter start before `gridbot` begins counting
 MEMORY_LIMIT = 4 * 2**30  # address space per case (numba alone maps about 1 GiB)
-STATUSES = ("optimal", "solved", "unsolvable", "timeout")
+STATUSES = tuple(Status)
 
 
 def time_bound(time_limit: float) -> float:
@@ -245,7 +246,7 @@ def _judge(case: Case, code: int, stdout: str, stderr: str, seconds: float, peak
         status, length = data.get("status"), data.get("length")
         if status not in STATUSES:
             problems.append(f"unknown status {status!r}")
-    if not killed and data is not None and not (code == 0 or (code == 1 and status == "timeout")):
+    if not killed and data is not None and not (code == 0 or (code == 1 and status == Status.TIMEOUT)):
         problems.append(f"exit {code} with status {status}: {stderr.strip()[:200]}")
     if seconds > time_bound(case.time_limit) + START_UP:
         problems.append(f"took {seconds:.2f} s, over the bound of {time_bound(case.time_limit) + START_UP:.2f} s")

@@ -4,14 +4,14 @@ A kernel search of one length can deal the subtrees at a fixed depth round
 robin: share k of n keeps every n-th option applied at that depth, from the
 k-th. The shares together search exactly the whole tree, in any order, on any
 number of workers. `search_shares` hands them to an executor (local worker
-processes or a Dask cluster: gridbot.solve.executors), stops them all when
+processes or a Dask cluster: gridbot.parallel.executors), stops them all when
 one finds a program (a shortest one is all that is asked) or when the time is
 up, and says whether the length was searched to its end: only then, when
 every share came back finished, is it excluded. With a checkpoint and a
 `Ledger` (what names the length), each share that finishes is recorded as it
 comes back, and a share recorded by an earlier run is not searched again.
 
->>> from gridbot.solve import executors
+>>> from gridbot.parallel import executors
 >>> with executors.local(2) as run:
 ...     done = search_shares(run, _example_share, 4, lambda: None)
 >>> done.programs, done.nodes, done.finished
@@ -27,12 +27,11 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gridbot.solve.search import Timeout
-from gridbot.solve.workers import stop_requested
+from gridbot.deadline import Timeout, stop_requested
 
 if TYPE_CHECKING:
-    from gridbot.solve.checkpoint import Checkpoint
-    from gridbot.solve.executors import Executor
+    from gridbot.parallel.checkpoint import Checkpoint
+    from gridbot.parallel.executors import Executor
 
 SLICE = 0.2  # seconds between looks at the workers (and at the clock)
 DRAIN = 30.0  # seconds at most to wait for stopped shares after a time-out, before the next search may start
@@ -110,7 +109,7 @@ def run_share(
 ) -> Share:
     """Run one kernel search (one share, or a whole length) by calls of `step()` to its end, the deadline
     (time.monotonic() seconds), `search.nodes` reaching `until_nodes`, or a stop request from the parent
-    process (gridbot.solve.workers).
+    process (gridbot.parallel.workers).
 
     `search` gives `program()` (the program just found) and `nodes`; `report(nodes)` is called between kernel
     calls and may raise (Timeout). The first program ends the search unless `all_solutions`, when at most
@@ -149,7 +148,7 @@ def search_shares(
     ledger: Ledger | None = None,
 ) -> Share:
     """Search one length as `count` shares, `share(k, count)` each (a picklable callable that reads
-    gridbot.solve.workers.stop_requested() between its kernel calls), on the executor's workers.
+    gridbot.parallel.workers.stop_requested() between its kernel calls), on the executor's workers.
 
     `check()` is called every SLICE seconds while they run and may raise
     Timeout: the shares are then told to stop, and once they are back (see

@@ -1,86 +1,17 @@
-"""Search machinery shared by the solvers: deadlines, throttled progress reports and the memory budget.
+"""The memory budget of a solver's tables: what this machine, its limits and its control group allow.
 
->>> Clock(2.5).deadline is not None
+>>> memory_budget() > 0
 True
->>> Clock(float("nan"))
-Traceback (most recent call last):
-...
-ValueError: time_limit must be a positive number of seconds or None, not nan
 """
 
 from __future__ import annotations
 
-import math
 import os
 import resource
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from gridbot.solve.workers import stop_requested
-
-Progress = Callable[[dict[str, Any]], None]
 
 MAX_BUDGET = 8 * 2**30  # no solver needs more; leaves the rest of a big machine to others
 UNREADABLE_BUDGET = 4 * 2**30  # when the machine does not say how much memory it has
-
-
-class Timeout(Exception):
-    """Raised inside a search when its deadline has passed; caught by the solver's front."""
-
-
-def check_time_limit(time_limit: float | None) -> float | None:
-    """`time_limit` itself if it is None or a positive number of seconds (inf means none); else ValueError."""
-    if time_limit is None:
-        return None
-    try:
-        value = float(time_limit)
-    except (TypeError, ValueError):
-        raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}") from None
-    if math.isnan(value) or value <= 0:
-        raise ValueError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
-    return None if math.isinf(value) else value
-
-
-class Clock:
-    """Wall time since the start, a deadline, and progress reports at most every `every` seconds.
-
-    Raises ValueError for a time limit that is not a positive number (NaN,
-    zero, negative); an infinite one means no limit.
-    """
-
-    def __init__(self, time_limit: float | None, progress: Progress | None = None, every: float = 0.2) -> None:
-        time_limit = check_time_limit(time_limit)
-        self.start = time.perf_counter()
-        self.time_limit = time_limit
-        self.deadline = None if time_limit is None else self.start + time_limit
-        self.progress = progress
-        self.every = every
-        self._last = self.start
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
-
-    def left(self) -> float | None:
-        """Seconds until the deadline (never below 0), or None without one."""
-        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
-
-    def expired(self) -> bool:
-        return self.deadline is not None and time.perf_counter() > self.deadline
-
-    def check(self, **report: Any) -> None:
-        """Raise Timeout past the deadline; pass `report` to the progress callback now and then."""
-        now = time.perf_counter()
-        if (self.deadline is not None and now > self.deadline) or stop_requested():
-            raise Timeout  # a stop request: a level solved as a task whose run is being cancelled
-        if self.progress is not None and now - self._last >= self.every:
-            self._last = now
-            self.progress({**report, "seconds": now - self.start})
-
-
-# ---------------------------------------------------------------- memory
 
 
 def _read_int(path: Path) -> int | None:

@@ -1,8 +1,8 @@
 """Worker processes for the solvers' shares: a pool that never outlives its parent.
 
 `local_pool(n)` gives a concurrent.futures executor of n forked processes and
-a stop event the workers can read (`stop_requested()`), e.g. between kernel
-calls. Whatever ends the parent, the workers end with it:
+a stop event the workers read through gridbot.deadline.stop_requested(), e.g.
+between kernel calls. Whatever ends the parent, the workers end with it:
 
 - leaving the `with` block (normally, by an exception, Ctrl-C or SIGTERM
   turned into an exception by the CLI) stops and terminates them at once;
@@ -11,9 +11,9 @@ calls. Whatever ends the parent, the workers end with it:
 - workers ignore SIGINT: Ctrl-C in a terminal reaches the whole process group,
   and only the parent should answer it (no worker traceback).
 
-A task that runs elsewhere (a Dask worker, see gridbot.solve.executors)
-reads its own stop flag: `reading(stop)` makes `stop_requested()` read it in
-the calling thread for the length of a block.
+A task that runs elsewhere (a Dask worker, see gridbot.parallel.executors)
+reads its own stop flag: gridbot.deadline.reading(stop) makes
+`stop_requested()` read it in the calling thread for the length of a block.
 
 >>> with local_pool(1) as (pool, stop):
 ...     pool.submit(sum, [1, 2, 3]).result()
@@ -27,14 +27,13 @@ import ctypes
 import multiprocessing
 import os
 import signal
-import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from gridbot.deadline import read_in_process
+
 _PR_SET_PDEATHSIG = 1
-_stop_event: Any = None  # in a worker process: the pool's stop event, inherited at fork
-_thread = threading.local()  # .stop: the flag a task in this thread reads instead (a Dask worker's task)
 
 
 def cores() -> int:
@@ -55,32 +54,10 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int, stop: Any) -> None:
-    global _stop_event  # per worker process, set once at its start: the one way to hand it an inherited Event
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent(parent)
-    _stop_event = stop
-
-
-def stop_requested() -> bool:
-    """In a worker: has the parent asked the shares to stop? (False outside a pool.) O(1), or one look at the
-    flag of `reading` (its own pace)."""
-    override = getattr(_thread, "stop", None)
-    if override is not None:
-        return bool(override.is_set())
-    return _stop_event is not None and _stop_event.is_set()
-
-
-@contextlib.contextmanager
-def reading(stop: Any) -> Iterator[None]:
-    """Within the block, `stop_requested()` in this thread reads `stop` (anything with `is_set()`): a task on a
-    Dask worker shares its process with other tasks, so the flag is per thread, not per process."""
-    before = getattr(_thread, "stop", None)
-    _thread.stop = stop
-    try:
-        yield
-    finally:
-        _thread.stop = before
+    read_in_process(stop)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
