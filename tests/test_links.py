@@ -1,5 +1,6 @@
-"""Every relative link and image of README.md and docs/*.md points to a file that exists, and every `#anchor`
-to a heading of its page, so that moving or renaming a page or a heading fails here rather than for a reader.
+"""Every relative link and image of README.md, BENCHMARKS.md, docs/*.md and docs/perf-log/*.md points to a file
+that exists, and every `#anchor` to a heading of its page, so that moving or renaming a page or a heading fails
+here rather than for a reader.
 
 Anchors are made from headings as GitHub makes them: the heading's text without its Markdown (code spans keep
 their text, links their label), in lower case, without punctuation (letters, digits, `_`, `-` and spaces kept),
@@ -16,7 +17,12 @@ from urllib.parse import unquote
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    ROOT / "BENCHMARKS.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "perf-log").glob("*.md")),
+]
 FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")  # a fence's info string has no backtick
 CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 # [label](target) and ![alt](target), with an optional "title"; a label may hold brackets one level deep
@@ -97,6 +103,7 @@ def broken(page: Path, root: Path = ROOT) -> list[str]:
 def test_the_docs_are_checked() -> None:
     names = {page.relative_to(ROOT).as_posix() for page in PAGES}
     assert {"README.md", "docs/index.md", "docs/cli.md", "docs/api.md", "docs/carrots.md"} <= names
+    assert {"BENCHMARKS.md", "docs/perf-log/README.md"} <= names
     assert len(links((ROOT / "README.md").read_text(encoding="utf-8"))) >= 20
 
 
