@@ -14,6 +14,7 @@ MODULES = [
     "gridbot.result",
     "gridbot.deadline",
     "gridbot.solve.memory",
+    "gridbot.solve.deepening",
     "gridbot.levels",
     "gridbot.games.carrots",
     "gridbot.solve.carrots",

@@ -50,9 +50,12 @@ def pool():
 
 @pytest.fixture
 def shares_always(monkeypatch):
-    """Every length of every level is split into shares (not only those expected to take seconds)."""
-    for module in (lightbot_solver, robozzle_solver, escape_solver):
-        monkeypatch.setattr(module, "PARALLEL_AFTER", -1.0)
+    """Every length of every level is split into shares (not only those expected to take seconds): the solvers'
+    default settings, since the command line takes none."""
+    for module in (lightbot_solver, escape_solver):
+        split = dataclasses.replace(module.DEFAULT.schedule, parallel_after=-1.0)
+        monkeypatch.setattr(module, "DEFAULT", dataclasses.replace(module.DEFAULT, schedule=split))
+    monkeypatch.setattr(robozzle_solver, "PARALLEL_AFTER", -1.0)
 
 
 def _answer(result):
@@ -129,15 +132,15 @@ def test_shares_of_robos_escape_cover_the_length_exactly(spec, best):
     each subtree at the split depth to one share. Without listing all, each share keeps raising its own coin
     bound, and the best of the shares is the best of the length."""
     board = escape_solver._Board.of(gridbot.load(spec))
-    whole = escape_solver._share(board, 7, best, 0, True, escape_solver.CHUNK, None, 0, 1)
+    whole = escape_solver._share(board, 7, best, 0, True, escape_solver.DEFAULT, None, 0, 1)
     assert whole.finished and whole.programs and not whole.capped
-    top = escape_solver._share(board, 7, -(10**9), 0, False, escape_solver.CHUNK, None, 0, 1).programs[-1][0]
+    top = escape_solver._share(board, 7, -(10**9), 0, False, escape_solver.DEFAULT, None, 0, 1).programs[-1][0]
     for count in (2, 5):
-        parts = [escape_solver._share(board, 7, best, 0, True, escape_solver.CHUNK, None, k, count)
+        parts = [escape_solver._share(board, 7, best, 0, True, escape_solver.DEFAULT, None, k, count)
                  for k in range(count)]  # fmt: skip
         met = [text for part in parts for _, _, text in part.programs]
         assert sorted(met) == sorted(text for _, _, text in whole.programs)
-        firsts = [escape_solver._share(board, 7, -(10**9), 0, False, escape_solver.CHUNK, None, k, count)
+        firsts = [escape_solver._share(board, 7, -(10**9), 0, False, escape_solver.DEFAULT, None, k, count)
                   for k in range(count)]  # fmt: skip
         assert max(part.programs[-1][0] for part in firsts if part.programs) == top
 

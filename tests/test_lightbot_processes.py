@@ -1,7 +1,7 @@
 """A Light-Bot solve with worker processes, ended by a signal: no orphan, no traceback, the CLI's exit status.
 
 Each test runs `gridbot solve lightbot lightbot:10` (a proof of several minutes) in a process of its own session,
-through the CLI's entry point, with every length split over two workers at once (PARALLEL_AFTER < 0) so that the
+through the CLI's entry point, with every length split over two workers at once (parallel_after < 0) so that the
 workers exist within a second or two; then it signals the command and checks that every process below it is gone
 (or a zombie: dead, waiting to be reaped) within a few seconds.
 """
@@ -21,9 +21,12 @@ pytestmark = pytest.mark.clock  # every test here measures time: run alone, not 
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 SCRIPT = """
-import sys
+import dataclasses, functools
 import gridbot.solve.lightbot as solver
-solver.PARALLEL_AFTER = -1.0  # every length in shares over the workers: they start at once
+from gridbot.solve.deepening import Schedule
+# every length in shares over the workers: they start at once
+split = dataclasses.replace(solver.DEFAULT, schedule=Schedule(parallel_after=-1.0, growth=6.0, max_growth=6.0))
+solver.solve = functools.partial(solver.solve, settings=split)
 from gridbot.cli import main
 main(["solve", "lightbot", "lightbot:10"])
 """

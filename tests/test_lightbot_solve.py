@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import sys
 import time
@@ -19,11 +20,17 @@ from gridbot.deadline import Clock, stop_requested
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
 from gridbot.kernels import lightbot as kern
+from gridbot.parallel import executors
 from gridbot.solve import lightbot as solve_lightbot
-from gridbot.solve.lightbot import solve
+from gridbot.solve.deepening import Deepening, Schedule, Stopped
+from gridbot.solve.lightbot import DEFAULT, solve
 
 from . import brute_lightbot, lazy_lightbot
 from .test_lightbot import levels
+
+NO_LOOK_AHEAD = dataclasses.replace(DEFAULT, guess_after=float("inf"))  # whatever the lengths' speed
+ALWAYS_AHEAD = dataclasses.replace(DEFAULT, guess_after=-1.0, guess_share=1e3)  # before every length, for long
+ALL_SPLIT = dataclasses.replace(ALWAYS_AHEAD, schedule=Schedule(parallel_after=-1.0, growth=6.0, max_growth=6.0))
 
 
 @contextlib.contextmanager
@@ -151,9 +158,8 @@ def test_looking_ahead_never_changes_what_is_proven(jump: int, level: Level) -> 
     """With the narrowed search looking ahead before every length, and the exact search jumping to one below
     the best program known (up to 20 lengths ahead: programs it meets there are not yet the shortest),
     the answers are still the exact ones."""
-    guess = mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0)
-    with guess, mock.patch.object(solve_lightbot, "JUMP", jump), search_only():
-        result = solve(level, max_length=6)
+    with search_only():
+        result = solve(level, max_length=6, settings=dataclasses.replace(DEFAULT, guess_after=-1.0, jump=jump))
     reference = lazy_lightbot.solve(level, max_length=6)
     assert proof(result.status) == reference.status
     assert result.lower_bound == reference.lower_bound
@@ -166,8 +172,7 @@ def test_looking_ahead_never_changes_what_is_proven(jump: int, level: Level) -> 
 
 def test_a_program_found_ahead_is_optimal_once_every_shorter_length_is_excluded() -> None:
     level = gridbot.load("lightbot:2")
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "GUESS_SHARE", 1e3):
-        result = solve(level)
+    result = solve(level, settings=ALWAYS_AHEAD)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
     assert result.stats["guess_candidates"] > 0
     assert lightbot.run(level, result.program).verdict.won
@@ -175,21 +180,18 @@ def test_a_program_found_ahead_is_optimal_once_every_shorter_length_is_excluded(
 
 def test_the_program_found_ahead_is_the_answer_when_the_proof_stops_short() -> None:
     level = gridbot.load("lightbot:8")  # optimal at 8; the narrowed search meets a 9-command program first
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", -1.0), mock.patch.object(solve_lightbot, "GUESS_SHARE", 1e3):
-        result = solve(level, max_length=7)
+    result = solve(level, max_length=7, settings=ALWAYS_AHEAD)
     assert result.status == "solved" and result.lower_bound == 8
     assert result.length >= 8
     assert lightbot.run(level, result.program).verdict.won
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):
-        assert solve(level, max_length=7).status == "timeout"  # without looking ahead, nothing to show
+    assert solve(level, max_length=7, settings=NO_LOOK_AHEAD).status == "timeout"  # without looking ahead: nothing
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wider_levels())
 def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
-    with mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):  # neither looks ahead, whatever its speed
-        fast = solve(level, max_length=5)
-        slow = solve(level, max_length=5, jit=False)
+    fast = solve(level, max_length=5, settings=NO_LOOK_AHEAD)  # neither looks ahead, whatever its speed
+    slow = solve(level, max_length=5, jit=False, settings=NO_LOOK_AHEAD)
     assert (fast.status, fast.length, fast.lower_bound, fast.program) == (
         slow.status,
         slow.length,
@@ -210,8 +212,8 @@ def _with_leaf_runs(level: Level, max_length: int, shortcut: bool) -> tuple[obje
         answers[answer] = answers.get(answer, 0) + 1
         return answer
 
-    with mock.patch.object(kern, "_leaf", leaf), mock.patch.object(solve_lightbot, "GUESS_AFTER", float("inf")):
-        result = solve(level, max_length=max_length, jit=False)
+    with mock.patch.object(kern, "_leaf", leaf):
+        result = solve(level, max_length=max_length, jit=False, settings=NO_LOOK_AHEAD)
     return result, answers
 
 
@@ -329,22 +331,18 @@ def test_all_solutions_are_winning_and_distinct() -> None:
     assert all(lightbot.run(level, p).verdict.won and p.tokens == 4 for p in result.solutions)
 
 
-def test_workers_share_the_tree_and_agree(monkeypatch) -> None:
+def test_workers_share_the_tree_and_agree() -> None:
     """Two processes, taking shares of the subtrees, find what one process finds."""
-    import gridbot.solve.lightbot as solver
-
     level = gridbot.load("lightbot:9")
     # no look-ahead: whether it runs depends on how fast the lengths go, and a program it meets makes the
     # exact search skip a length
-    monkeypatch.setattr(solver, "GUESS_AFTER", float("inf"))
-    alone = solve(level, workers=1)
-    alone_excluding = solve(level, workers=1, max_length=8)
-    monkeypatch.setattr(solver, "PARALLEL_AFTER", -1.0)  # every length in parallel
-    monkeypatch.setattr(solver, "SPLIT_DEPTH", 2)
-    shared = solve(level, workers=2)
+    alone = solve(level, workers=1, settings=NO_LOOK_AHEAD)
+    alone_excluding = solve(level, workers=1, max_length=8, settings=NO_LOOK_AHEAD)
+    every_length_split = dataclasses.replace(NO_LOOK_AHEAD, schedule=ALL_SPLIT.schedule, split_depth=2)
+    shared = solve(level, workers=2, settings=every_length_split)
     assert (shared.status, shared.length, shared.lower_bound) == (alone.status, alone.length, alone.lower_bound)
     assert lightbot.run(level, shared.program).verdict.won
-    excluded = solve(level, workers=2, max_length=8)
+    excluded = solve(level, workers=2, max_length=8, settings=every_length_split)
     assert proof(excluded.status) == "timeout" and excluded.lower_bound == 9
     # searched to the end, the tree above the split is walked by every share, everything below it by exactly one
     before, after = alone_excluding.stats["candidates"], excluded.stats["candidates"]
@@ -401,9 +399,6 @@ def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeyp
     """Looking ahead at the head start of every length: when it meets a program of the length the shares
     search, that program is optimal and the shares stop; either way the answer is the proven one."""
     level = gridbot.load("lightbot:2")  # optimal at 8
-    monkeypatch.setattr(solve_lightbot, "PARALLEL_AFTER", -1.0)
-    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", -1.0)
-    monkeypatch.setattr(solve_lightbot, "GUESS_SHARE", 1e3)
     advance = solve_lightbot._Guesser.advance
 
     def from_8_on(self, seconds: float, first: int, report) -> None:  # so that it meets 8 while the workers search 8
@@ -411,7 +406,7 @@ def test_a_program_met_ahead_at_the_length_the_workers_search_stops_them(monkeyp
             advance(self, seconds, first, report)
 
     monkeypatch.setattr(solve_lightbot._Guesser, "advance", from_8_on)
-    result = solve(level, workers=2)
+    result = solve(level, workers=2, settings=ALL_SPLIT)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
     assert lightbot.run(level, result.program).verdict.won
 
@@ -438,9 +433,6 @@ def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(mo
     """While one core starts on length 6, the look-ahead meets level 2's 8: the search of 6 is left
     after a share or two and 7 is searched instead (excluding it excludes 6 too), which makes 8 optimal."""
     level = gridbot.load("lightbot:2")  # optimal at 8
-    monkeypatch.setattr(solve_lightbot, "PARALLEL_AFTER", -1.0)
-    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", -1.0)
-    monkeypatch.setattr(solve_lightbot, "GUESS_SHARE", 1e3)
     monkeypatch.setattr(solve_lightbot, "_worker_share", _logged_share)
     monkeypatch.setattr(sys.modules[__name__], "SHARE_LOG", [tmp_path / "shares.txt"])
     advance = solve_lightbot._Guesser.advance
@@ -450,11 +442,11 @@ def test_a_program_met_two_lengths_ahead_during_the_head_start_skips_a_length(mo
             advance(self, seconds, max(first, 8), report)
 
     monkeypatch.setattr(solve_lightbot._Guesser, "advance", straight_to_8)
-    result = solve(level, workers=2)
+    result = solve(level, workers=2, settings=ALL_SPLIT)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 8, 8)
     assert lightbot.run(level, result.program).verdict.won
     shares = [tuple(map(int, line.split())) for line in SHARE_LOG[0].read_text().splitlines()]
-    count = 2 * solve_lightbot.SHARES_PER_WORKER
+    count = 2 * ALL_SPLIT.schedule.shares_per_worker
     assert any(L == 6 for L, _ in shares)  # started...
     assert sum(L == 6 and finished for L, finished in shares) < count  # ...then left unfinished: the jump
     assert [finished for L, finished in shares if L == 7] == [1] * count
@@ -572,8 +564,8 @@ def test_time_limit_kept_with_the_look_ahead_on_the_6_by_7_level() -> None:
 def test_the_look_ahead_gets_a_bounded_share_of_the_time() -> None:
     share = solve_lightbot.look_ahead_seconds
     assert share(0.1, None) == 0.0  # a short length: no look-ahead
-    assert share(100.0, None) == solve_lightbot.GUESS_SHARE * 100.0
-    assert share(100.0, 10.0) == solve_lightbot.GUESS_OF_LEFT * 10.0 < 10.0
+    assert share(100.0, None) == DEFAULT.guess_share * 100.0
+    assert share(100.0, 10.0) == DEFAULT.guess_of_left * 10.0 < 10.0
     assert share(1e9, 0.0) == 0.0
 
 
@@ -581,8 +573,7 @@ def test_a_trail_grown_on_demand_gives_the_same_search(monkeypatch) -> None:
     """The kernel's trail starting with room for one node: it asks for room (NEED_ROOM) and grows as the search
     deepens; the search is the same, node for node."""
     level = gridbot.load("lightbot:9")
-    monkeypatch.setattr(solve_lightbot, "GUESS_AFTER", float("inf"))
-    whole = solve(level, workers=1)
+    whole = solve(level, workers=1, settings=NO_LOOK_AHEAD)
     grown: list[int] = []
     grow = solve_lightbot._Search._grow_trail
 
@@ -590,9 +581,8 @@ def test_a_trail_grown_on_demand_gives_the_same_search(monkeypatch) -> None:
         grow(self)
         grown.append(self.trail.shape[0])
 
-    monkeypatch.setattr(solve_lightbot, "first_trail_rows", kern.node_rows)
     monkeypatch.setattr(solve_lightbot._Search, "_grow_trail", counted)
-    small = solve(level, workers=1)
+    small = solve(level, workers=1, settings=dataclasses.replace(NO_LOOK_AHEAD, trail_start=1, trail_nodes=1))
     assert grown and max(grown) <= kern.trail_rows(len(level.heights) * len(level.heights[0]))
     assert (small.status, small.length, small.program, small.stats) == (
         whole.status,
@@ -710,9 +700,10 @@ def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_sh
     the nodes its shares searched (they were lost before: a timed-out solve counted only the look-ahead's and
     the lengths done)."""
     level = gridbot.load("lightbot:10")
-    search = solve_lightbot._Solve(level, solve_lightbot.tables(level), Clock(1.5), False, True, 2)
-    with contextlib.ExitStack() as resources:
-        shares, jumped, in_time = search._in_parallel(40, ahead, resources)
-    assert not in_time and not jumped
-    assert shares and not all(share.finished for share in shares)
-    assert sum(share.nodes for share in shares) > 100_000
+    lengths = solve_lightbot._Lengths(level, solve_lightbot.tables(level), False, True, 2**28, DEFAULT)
+    lengths.ahead = ahead
+    search = Deepening(lengths, Clock(1.5), 2)
+    with executors.local(2) as run, pytest.raises(Stopped) as stopped:
+        lengths.split(search, run, 40, lambda: search.clock.check())
+    assert not stopped.value.share.finished
+    assert stopped.value.share.nodes > 100_000

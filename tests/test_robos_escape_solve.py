@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -19,7 +20,7 @@ from gridbot.games.robos_escape import Level, Program
 from gridbot.parallel import executors
 from gridbot.result import SolveResult
 from gridbot.solve import robos_escape as solver
-from gridbot.solve.robos_escape import CUTS, solve
+from gridbot.solve.robos_escape import CUTS, DEFAULT, solve
 
 from . import brute_robos_escape as brute
 
@@ -113,14 +114,14 @@ def test_kernel_and_its_python_twin_agree() -> None:
     for _ in range(4):
         level = random_level(rng)
         fast = solve(level, max_length=5)
-        slow = solve(level, max_length=5, jit=False, chunk=37)
+        slow = solve(level, max_length=5, jit=False, settings=dataclasses.replace(DEFAULT, chunk=37))
         assert summary(fast) == summary(slow), level.name
 
 
 def test_pausing_the_kernel_changes_nothing() -> None:
     """A bundled level proven with a budget of 7 nodes per kernel call, against one call per length."""
     level = gridbot.load("robos_escape:4")
-    assert summary(solve(level, chunk=7)) == summary(solve(level))
+    assert summary(solve(level, settings=dataclasses.replace(DEFAULT, chunk=7))) == summary(solve(level))
 
 
 @pytest.mark.parametrize(
@@ -274,12 +275,11 @@ def test_a_state_seen_at_height_0_and_again_higher_is_not_a_loop(rows: str, scor
     assert result.stats["score"] == score and robos_escape.run(level, result.solution).score == score
 
 
-def test_pausing_on_work_changes_nothing(monkeypatch) -> None:
+def test_pausing_on_work_changes_nothing() -> None:
     """A kernel call also pauses after a budget of executed commands (a node may run up to 10,000 of them)."""
     level = gridbot.load("robos_escape:4")
     whole = summary(solve(level))
-    monkeypatch.setattr(solver, "WORK", 37)
-    assert summary(solve(level)) == whole
+    assert summary(solve(level, settings=dataclasses.replace(DEFAULT, work=37))) == whole
 
 
 def test_random_level_is_deterministic_valid_and_solvable() -> None:
@@ -342,6 +342,6 @@ def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_sh
             raise Timeout
 
     with executors.local(2) as run:
-        done = solver._in_shares(run, board, 30, -(10**9), 0, False, solver.CHUNK, Clock(None), tick, {})
+        done = solver._in_shares(run, board, 30, -(10**9), 0, False, DEFAULT, Clock(None), tick, {})
     assert not done.finished
     assert done.nodes > 100_000

@@ -47,3 +47,7 @@ class ProgramError(GridbotError):
     def __str__(self) -> str:
         where = f"program:1:{self.column}" if self.column else "program"
         return f"{where}: {self.message}"
+
+
+class WrongAnswer(GridbotError):
+    """A solver's answer that the game's simulator rejects: a bug in gridbot, never a property of the level."""

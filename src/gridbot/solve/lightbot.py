@@ -142,15 +142,14 @@ its pure-Python twin.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from gridbot.deadline import Clock, Progress, Timeout
-from gridbot.errors import GridbotError
+from gridbot.deadline import Clock, Deadline, Progress, Timeout
+from gridbot.errors import GridbotError, WrongAnswer
 from gridbot.games import lightbot
 from gridbot.games.lightbot import LIMITS, Level, Program
 from gridbot.kernels import lightbot as kern
@@ -159,29 +158,43 @@ from gridbot.parallel import workers as workers_mod
 from gridbot.parallel.checkpoint import level_digest
 from gridbot.parallel.shares import Ledger, Share, collect_in_time, run_share, submit_share
 from gridbot.result import SolveResult, Status
-from gridbot.solve import lightbot_paths
+from gridbot.solve import deepening, lightbot_paths
+from gridbot.solve.deepening import Schedule
 from gridbot.solve.memory import OutOfBudget, memory_budget
 
 MAX_ALL = 100
 MAX_TOTAL = sum(LIMITS.values())
 WALK_OPS = "FJLR12"
-FIRST_CHUNK = 2_000  # nodes of a search's first kernel call; then paced (_Search.step)
-MAX_CHUNK = 1_000_000  # nodes per kernel call at most
-PACE = 0.05  # seconds a kernel call should take: the clock and the stop event are looked at between calls
-TRAIL_START = 1 << 17  # trail rows a search starts with at least (6 MiB), unless it can never need them
-SLICE = 0.2  # seconds between looks at the workers
 MAX_LIGHTS = 62  # the light vectors are int64 bit masks
-SPLIT_DEPTH = 6  # shares deal out the subtrees at this depth (thousands of them on hard levels)
-SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
-GROWTH = 6  # about how much longer each length takes than the one before
-PARALLEL_AFTER = 3.0  # seconds a length is expected to take before it is worth starting processes
 GUESS = kern.GUESS_MOVES | kern.GUESS_LOOP | kern.GUESS_F2_STILL  # the narrowed search that looks ahead for a program
-GUESS_AFTER = 0.5  # seconds a length is expected to take before looking ahead pays
-GUESS_SHARE = 0.5  # the look-ahead's time for a length (before it or at its head start), per expected second
-GUESS_OF_LEFT = 0.25  # ... and never more than this share of the time left: the exact search keeps the rest
-JUMP = 1  # lengths the exact search may skip to reach one below the best program known
-WARM_UP_SECONDS = 0.4  # about what loading the compiled kernel takes (from numba's cache) on a 2-core VM
-PATHS_SHARE, PATHS_MAX = 0.5, 30.0  # of the look-ahead's first time, and seconds at most: pieces of winning walks
+NAME = "lightbot"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the Light-Bot solver spends its time and memory; `schedule` is the deepening's (gridbot.solve.deepening)."""
+
+    # lengths grow about 6x each; splitting pays once a length takes seconds; loading the kernel from numba's
+    # cache takes about 0.4 s on 2 cores, so a first solve with less time left answers at once
+    schedule: Schedule = Schedule(parallel_after=3.0, growth=6.0, max_growth=6.0, warm_up_seconds=0.4)
+    first_chunk: int = 2_000  # nodes of a search's first kernel call; then paced (_Search.step)
+    max_chunk: int = 1_000_000  # nodes per kernel call at most
+    pace: float = 0.05  # seconds a kernel call should take: the clock and the stop event are read between calls
+    trail_start: int = 1 << 17  # trail rows a search starts with at least (6 MiB), unless it can never need them
+    trail_nodes: int = 2  # ...and room for this many nodes' rows, growing on demand beyond (kern.NEED_ROOM)
+    slice: float = 0.2  # seconds between looks at the workers during a length's head start
+    split_depth: int = 6  # shares deal out the subtrees at this depth: thousands of them on hard levels
+    guess_after: float = 0.5  # seconds a length is expected to take before looking ahead pays
+    guess_share: float = 0.5  # the look-ahead's time for a length (before it or at its head start), per expected second
+    guess_of_left: float = 0.25  # ...and never more than this share of the time left: the exact search keeps the rest
+    # lengths the exact search may skip to reach one below the best program known: a best program far above the
+    # optimum would make the skipped length's search many times dearer than the lengths skipped
+    jump: int = 1
+    paths_share: float = 0.5  # of the look-ahead's first turn: pieces of winning walks (gridbot.solve.lightbot_paths)
+    paths_max: float = 30.0  # ...and seconds at most
+
+
+DEFAULT = Settings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,10 +298,10 @@ def search_bytes(cells: int, trail_rows: int) -> int:
     return 8 * words
 
 
-def first_trail_rows(cells: int) -> int:
+def first_trail_rows(cells: int, settings: Settings = DEFAULT) -> int:
     """The trail a search starts with: all it can ever need on small boards, room for a few nodes on big ones
     (it grows on demand, see kern.NEED_ROOM)."""
-    return min(kern.trail_rows(cells), max(TRAIL_START, 2 * kern.node_rows(cells)))
+    return min(kern.trail_rows(cells), max(settings.trail_start, settings.trail_nodes * kern.node_rows(cells)))
 
 
 def one_walk_can_light_all(t: Tables) -> bool:
@@ -317,13 +330,16 @@ class _Search:
     again whenever the trail grows: past it, OutOfBudget.
     """
 
-    def __init__(self, t: Tables, L: int, jit: bool = True, budget: int | None = None) -> None:
+    def __init__(
+        self, t: Tables, L: int, jit: bool = True, budget: int | None = None, settings: Settings = DEFAULT
+    ) -> None:
         self.t = t
         self.L = L
+        self.settings = settings
         self.budget_bytes = memory_budget() if budget is None else budget
         cells = t.mv.shape[0]
         self.cells = cells
-        rows = first_trail_rows(cells)
+        rows = first_trail_rows(cells, settings)
         _check_budget(search_bytes(cells, rows), self.budget_bytes)
         keys = kern.record_keys(cells)
         stack = kern.stack_size(cells)
@@ -343,12 +359,13 @@ class _Search:
         self.mac = np.zeros((kern.M_ROWS, cells * 4), np.int64)
         self.leaf = np.zeros((kern.L_ROWS, max(keys + 1, stack)), np.int64)
         self.kernel = kern.search if jit else kern.search.py_func
-        self.budget = FIRST_CHUNK  # nodes per kernel call, paced to about PACE seconds (see step)
+        self.budget = settings.first_chunk  # nodes per kernel call, paced to about settings.pace seconds (see step)
 
     def step(self, budget: int | None = None) -> int:
-        """Run on for `budget` nodes (None: as many as take about PACE seconds): FOUND, EXHAUSTED or PAUSED.
+        """Run on for `budget` nodes (None: as many as take about settings.pace seconds): FOUND, EXHAUSTED or
+        PAUSED.
 
-        The paced budget doubles while a call takes less than half of PACE and halves when it takes more, so
+        The paced budget doubles while a call takes less than half the pace and halves when it takes more, so
         that the caller looks at its clock often on any board (a node on a 100 x 100 board can run thousands
         of commands). Grows the trail when the kernel asks (OutOfBudget past the memory budget).
         """
@@ -368,9 +385,10 @@ class _Search:
             raise AssertionError("call stack overflow in the Light-Bot search")
         if budget is None and status == kern.PAUSED:
             took = time.monotonic() - started
-            if took < PACE / 2:
-                self.budget = min(2 * self.budget, MAX_CHUNK)
-            elif took > PACE:
+            pace = self.settings.pace
+            if took < pace / 2:
+                self.budget = min(2 * self.budget, self.settings.max_chunk)
+            elif took > pace:
                 self.budget = max(self.budget // 2, 1)
         return status
 
@@ -414,6 +432,7 @@ def _search_length(
     report: Any = None,
     guess: int = 0,
     budget: int | None = None,
+    settings: Settings = DEFAULT,
 ) -> Share:
     """Run the search for programs of at most L commands (this worker's share) to its end or the deadline.
 
@@ -425,9 +444,9 @@ def _search_length(
     caller re-checks it with the simulator. Raises OutOfBudget when the
     search's arrays would pass `budget` bytes (None: the memory budget).
     """
-    search = _Search(t, L, jit, budget)
+    search = _Search(t, L, jit, budget, settings)
     search.sc[kern.S_GUESS] = guess
-    search.sc[kern.S_SPLIT_DEPTH] = SPLIT_DEPTH
+    search.sc[kern.S_SPLIT_DEPTH] = settings.split_depth
     search.sc[kern.S_WORKER] = worker
     search.sc[kern.S_WORKERS] = workers
     return run_share(search, search.step, all_solutions, MAX_ALL, deadline, report)
@@ -445,10 +464,13 @@ class _Guesser:
     known. Neither narrowing proves anything itself.
     """
 
-    def __init__(self, level: Level, t: Tables, jit: bool, budget: int | None = None) -> None:
+    def __init__(
+        self, level: Level, t: Tables, jit: bool, budget: int | None = None, settings: Settings = DEFAULT
+    ) -> None:
         self.level = level
         self.t = t
         self.jit = jit
+        self.settings = settings
         self.budget = memory_budget() if budget is None else budget  # bytes for its search
         self.search: _Search | None = None  # the length being searched, paused between turns
         self.best: Program | None = None
@@ -484,7 +506,7 @@ class _Guesser:
             first = max(first, self.next)
             if self.search is None or first > self.search.L:
                 self.search = None  # its arrays go before the next search's are made
-                self.search = _Search(self.t, first, self.jit, self.budget)
+                self.search = _Search(self.t, first, self.jit, self.budget, self.settings)
                 self.search.sc[kern.S_GUESS] = GUESS
             before = self.search.nodes
             status = self.search.step()
@@ -504,8 +526,8 @@ class _Guesser:
 def _checked(level: Level, programs: Any, tick: Any = None) -> list[Program]:
     """The programs, shortest first, each re-run by the game's simulator (`tick()` now and then: the clock)."""
     for program in programs:
-        if not lightbot.run(level, program, tick).verdict.won:  # pragma: no cover - a bug in the kernel
-            raise AssertionError(f"the solver produced a losing program: {program}")
+        if not lightbot.run(level, program, tick).verdict.won:
+            raise WrongAnswer(f"the Light-Bot solver produced a losing program: {program}")
     return sorted(set(programs), key=lambda p: (p.tokens, str(p)))
 
 
@@ -518,19 +540,20 @@ def _check_budget(need: int, budget: int) -> None:
 
 
 def _worker_share(
-    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, budget: int
-) -> Share:
+    t: Tables, L: int, all_solutions: bool, seconds: float | None, worker: int, workers: int, budget: int,
+    settings: Settings = DEFAULT,
+) -> Share:  # fmt: skip
     """One share of length L, in a worker process (stopped by the pool's stop event or after `seconds`)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(t, L, all_solutions, deadline, True, worker, workers, budget=budget)
+    return _search_length(t, L, all_solutions, deadline, True, worker, workers, budget=budget, settings=settings)
 
 
-def look_ahead_seconds(expected: float, left: float | None) -> float:
+def look_ahead_seconds(expected: float, left: float | None, settings: Settings = DEFAULT) -> float:
     """The look-ahead's time before (or at the head start of) a length expected to take `expected` seconds:
-    GUESS_SHARE of it once that is more than GUESS_AFTER, and never more than GUESS_OF_LEFT of the time
+    `guess_share` of it once that is more than `guess_after`, and never more than `guess_of_left` of the time
     `left` (None: no limit), so that the exact search always keeps most of the time."""
-    ahead = GUESS_SHARE * expected if expected > GUESS_AFTER else 0.0
-    return ahead if left is None else min(ahead, GUESS_OF_LEFT * left)
+    ahead = settings.guess_share * expected if expected > settings.guess_after else 0.0
+    return ahead if left is None else min(ahead, settings.guess_of_left * left)
 
 
 def solve(
@@ -542,6 +565,7 @@ def solve(
     jit: bool = True,
     workers: int | None = None,
     executor: executors.Executor | None = None,
+    settings: Settings | None = None,
 ) -> SolveResult:
     """The fewest commands of a winning program, proven; see the module docstring.
 
@@ -551,206 +575,161 @@ def solve(
     the search first, 'solved' with the best program known or 'timeout' when
     there is none, `lower_bound` being the first length not excluded. When the
     search's tables would pass the memory budget, 'solved' or 'timeout' with
-    stats["reason"] saying so. Lengths whose search is expected to take more
-    than a few seconds are split into shares over `executor`'s workers
-    (gridbot.parallel.executors: a Dask cluster, say), or else over `workers`
-    local processes (default: every core the process may use), share k of n
-    taking every n-th subtree from the k-th at a fixed depth; a length is
-    excluded only when every share came back finished, and with the
-    executor's checkpoint each finished share is recorded (and not searched
-    again by a run that resumes). A narrowed search (_Guesser) looks
-    ahead for half the time each length is expected to take, at most a
+    stats["reason"] saying so. The lengths are searched by the deepening driver
+    (gridbot.solve.deepening): those expected to take more than a few seconds
+    are split into shares over `executor`'s workers (a Dask cluster, say), or
+    else over `workers` local processes (default: every core the process may
+    use), share k of n taking every n-th subtree from the k-th at a fixed
+    depth; a length is excluded only when every share came back finished,
+    and with the executor's checkpoint each finished share is recorded (and
+    not searched again by a run that resumes). A narrowed search (_Guesser)
+    looks ahead for half the time each length is expected to take, at most a
     quarter of the time left (at the head start of the shares when there are
     some, on a core of its own): a program of the length the exact search has
     just reached is then optimal without searching that length, and one a
     length further lets the exact search skip a length. Every phase looks at
     the clock (loading the compiled kernel included): the answer comes within
-    the time limit plus a fraction of a second. Exponential in the length;
-    each answer is re-run by the game's simulator.
+    the time limit plus a fraction of a second. `settings` tunes the schedule
+    and the search (default: DEFAULT). Exponential in the length; each answer is
+    re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
+    settings = DEFAULT if settings is None else settings
     if not level.lights:
-        return SolveResult("lightbot", level.name, Status.OPTIMAL, Program(""), 0, clock.seconds, 0, {"candidates": 0})
-    left = clock.left()
-    if left is not None and left < (WARM_UP_SECONDS if jit and not _WARM else 0.0):
-        # the caller's start-up (loading numba) ate the time: loading the kernel would only overrun it
+        return SolveResult(NAME, level.name, Status.OPTIMAL, Program(""), 0, clock.seconds, 0, {"candidates": 0})
+    if not deepening.can_load(clock, jit, NAME, settings.schedule):
         reason = "no time left to load the compiled search"
-        return SolveResult("lightbot", level.name, Status.TIMEOUT, None, None, clock.seconds, 1, {"reason": reason})
+        return SolveResult(NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, {"reason": reason})
     if jit:
         warm_up()
     t = tables(level)
     if not one_walk_can_light_all(t):
         stats = {"candidates": 0, "reason": "no walk stands on every light (they are not on one path of the moves)"}
-        return SolveResult("lightbot", level.name, Status.UNSOLVABLE, None, None, clock.seconds, MAX_TOTAL + 1, stats)
+        return SolveResult(NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, MAX_TOTAL + 1, stats)
     limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
-    workers = workers_mod.cores() if workers is None else max(1, workers)
-    return _Solve(level, t, clock, all_solutions, jit, workers, executor).run(limit)
+    cores = workers_mod.cores() if workers is None else max(1, workers)
+    # bytes per search, read once: one search per worker of a machine, and the look-ahead's
+    budget = memory_budget(1 / (cores + 1) if executor is None else executor.memory_share)
+    lengths = _Lengths(level, t, all_solutions, jit, budget, settings)
+    return deepening.Deepening(lengths, clock, cores, executor, jit).run(limit)
 
 
-class _Solve:
-    """One solve: iterative deepening, the look-ahead beside it, the executor's workers for long lengths."""
+class _Lengths(deepening.Lengths):
+    """Light-Bot's part of the deepening: the look-ahead before each length (or at the head start of its shares),
+    the jump to one below the best program it met, and the answer."""
 
     def __init__(
-        self, level: Level, t: Tables, clock: Clock, all_solutions: bool, jit: bool, workers: int,
-        executor: executors.Executor | None = None,
-    ) -> None:  # fmt: skip
+        self, level: Level, t: Tables, all_solutions: bool, jit: bool, budget: int, settings: Settings
+    ) -> None:
         self.level = level
         self.t = t
-        self.clock = clock
         self.all_solutions = all_solutions
         self.jit = jit
-        self.workers = workers if executor is None else executor.workers
-        # bytes per search, read once: one search per worker of a machine, and the look-ahead's
-        self.budget = memory_budget(1 / (workers + 1) if executor is None else executor.memory_share)
-        self.ledger = {"game": "lightbot", "level": level_digest("lightbot", level), "options": {"all": all_solutions}}
-        self.guesser = _Guesser(level, t, jit, self.budget)
-        self.nodes = 0  # candidates of the exact search, lengths done
-        self.low = 1  # every length below is excluded
-        self.reason = ""  # why the search stopped short, when not the time limit
-        self.run_on = executor  # started when first needed (local processes) unless given
-        self.split = False  # a length has been split into shares
+        self.budget = budget
+        self.settings = settings
+        self.schedule = settings.schedule
+        self.guesser = _Guesser(level, t, jit, budget, settings)
+        self.ledger = {"game": NAME, "level": level_digest(NAME, level), "options": {"all": all_solutions}}
+        self.ahead = 0.0  # the look-ahead's time before (or at the head start of) the length about to be searched
+        self.answer: tuple[Program, tuple[Program, ...], bool] | None = None  # proven: (program, listed, capped)
 
-    def stats(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"candidates": self.nodes + self.guesser.nodes, "guess_candidates": self.guesser.nodes}
-        if self.reason:
-            out["reason"] = self.reason
+    def stats(self, d: deepening.Deepening) -> dict[str, Any]:
+        out: dict[str, Any] = {"candidates": d.nodes + self.guesser.nodes, "guess_candidates": self.guesser.nodes}
+        if d.reason:
+            out["reason"] = d.reason
         return out
 
-    def result(self, status: str, program: Program | None = None, solutions: tuple = (), capped: bool = False):
-        length = None if program is None else program.tokens
-        return SolveResult(
-            "lightbot", self.level.name, status, program, length, self.clock.seconds, self.low, self.stats(),
-            solutions, capped,
-        )  # fmt: skip
+    def check(self, d: deepening.Deepening, L: int, guessed: int | None = None) -> None:
+        """Look at the clock (Timeout past the deadline) and report progress."""
+        done = d.nodes + (self.guesser.nodes if guessed is None else guessed)
+        d.clock.check(length=L, candidates=done)
 
-    def met_ahead(self) -> bool:
+    def met_ahead(self, low: int) -> bool:
         """Has the look-ahead met a program of the first length not excluded? It is then optimal."""
         best = self.guesser.best
-        return not self.all_solutions and best is not None and best.tokens == self.low
-
-    def jump_to(self, limit: int) -> int:
-        """The length to search next: `low`, or one below the best program known when that is at most JUMP
-        lengths further (excluding it excludes every length up to it: the best is then optimal)."""
-        best = self.guesser.best
-        if best is not None and not self.all_solutions and self.low < best.tokens - 1 <= min(self.low + JUMP, limit):
-            return best.tokens - 1
-        return self.low
+        return not self.all_solutions and best is not None and best.tokens == low
 
     def keep(self, found: list[Program]) -> None:
         """The first of `found` (shortest first) becomes the best program known when it is shorter."""
         if found and (self.guesser.best is None or found[0].tokens < self.guesser.best.tokens):
             self.guesser.best = found[0]
 
-    def check(self, L: int, guessed: int | None = None) -> None:
-        """Look at the clock (Timeout past the deadline) and report progress."""
-        done = self.nodes + (self.guesser.nodes if guessed is None else guessed)
-        self.clock.check(length=L, candidates=done)
+    def settled(self, d: deepening.Deepening) -> bool:
+        return self.met_ahead(d.low)
 
-    def run(self, limit: int) -> SolveResult:
-        last = 0.0  # seconds the last length took
-        try:
-            with contextlib.ExitStack() as resources:
-                while limit >= self.low:
-                    expected = last * GROWTH
-                    # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                    parallel = self.jit and self.workers > 1 and (expected > PARALLEL_AFTER or self.split)
-                    ahead = look_ahead_seconds(expected, self.clock.left())
-                    started = time.monotonic()
-                    if ahead and not parallel:
-                        self.guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=lambda: self.check(self.low))
-                        spent = time.monotonic() - started
-                        self.guesser.advance(max(0.0, ahead - spent), self.low, lambda n: self.check(self.low, n))
-                    if self.met_ahead():
-                        return self.result(Status.OPTIMAL, self.guesser.best)
-                    L = self.jump_to(limit)
-                    started = time.monotonic()
-                    in_time = True
-                    if parallel:
-                        shares, jumped, in_time = self._in_parallel(L, ahead, resources)
-                    else:
-                        shares, jumped = self._in_process(L), False
-                    self.nodes += sum(share.nodes for share in shares)
-                    if not in_time:  # what the shares the clock stopped searched counts, and what they met
-                        self.keep(_checked(self.level, [p for share in shares for p in share.programs]))
-                        raise Timeout
-                    if jumped:
-                        continue  # the next round searches one below the best program known
-                    last = time.monotonic() - started
-                    if self.met_ahead():
-                        return self.result(Status.OPTIMAL, self.guesser.best)
-                    met = [p for share in shares for p in share.programs]
-                    found = _checked(self.level, met, lambda: self.check(self.low))
-                    if found and found[0].tokens == self.low:  # every program met has at most L commands
-                        capped = any(share.capped for share in shares) or len(found) > MAX_ALL
-                        listed = tuple(found[:MAX_ALL]) if self.all_solutions else ()
-                        return self.result(Status.OPTIMAL, found[0], listed, capped)
-                    if found:  # after a jump: shorter than the best known, not yet proven
-                        self.keep(found)
-                    elif not all(share.finished for share in shares):
-                        raise Timeout
-                    else:
-                        self.low = L + 1
-                    self.check(self.low)
-        except Timeout:
-            pass  # leaving the `with` block has stopped the worker processes
-        except OutOfBudget as error:
-            self.reason = str(error)
-        if self.low > MAX_TOTAL:
-            return self.result(Status.UNSOLVABLE)
-        if self.guesser.best is not None:
-            return self.result(Status.SOLVED, self.guesser.best)
-        return self.result(Status.TIMEOUT)
+    def before(self, d: deepening.Deepening, expected: float, parallel: bool) -> bool:
+        settings = self.settings
+        self.ahead = look_ahead_seconds(expected, d.clock.left(), settings)
+        if self.ahead and not parallel:
+            started = time.monotonic()
+            self.guesser.paths(
+                min(settings.paths_max, settings.paths_share * self.ahead), tick=lambda: self.check(d, d.low)
+            )
+            spent = time.monotonic() - started
+            self.guesser.advance(max(0.0, self.ahead - spent), d.low, lambda n: self.check(d, d.low, n))
+        return self.met_ahead(d.low)
 
-    def _in_process(self, L: int) -> list[Share]:
-        left = self.clock.left()
-        deadline = None if left is None else time.monotonic() + left
-        before = self.nodes
+    def target(self, d: deepening.Deepening, top: int) -> int:
+        """`low`, or one below the best program known when that is at most `jump` lengths further (excluding it
+        excludes every length up to it: the best is then optimal)."""
+        best = self.guesser.best
+        if (
+            best is not None
+            and not self.all_solutions
+            and d.low < best.tokens - 1 <= min(d.low + self.settings.jump, top)
+        ):
+            return best.tokens - 1
+        return d.low
 
-        def report(done: int) -> None:
-            self.clock.check(length=L, candidates=before + self.guesser.nodes + done)
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+        before = d.nodes
 
-        return [_search_length(self.t, L, self.all_solutions, deadline, self.jit, report=report, budget=self.budget)]
+        def with_guesses(done: int) -> None:
+            d.clock.check(length=L, candidates=before + self.guesser.nodes + done)
 
-    def _in_parallel(self, L: int, ahead: float, resources: contextlib.ExitStack) -> tuple[list[Share], bool, bool]:
-        """Length L in shares over the worker processes, with the look-ahead's head start: the shares that came
-        back, whether the length was left for a jump, and whether it ended in time (when the clock stops it, in
-        the head start or after, the shares are stopped and those back count: shares.collect_in_time)."""
-        if self.run_on is None:
-            self.run_on = resources.enter_context(executors.local(self.workers))
-        run = self.run_on
-        self.split = True
+        return _search_length(
+            self.t, L, self.all_solutions, deadline.at, self.jit, report=with_guesses, budget=self.budget,
+            settings=self.settings,
+        )  # fmt: skip
+
+    def split(self, d: deepening.Deepening, run: executors.Executor, L: int, check: Any) -> Share:
+        """Length L in shares over the worker processes, with the look-ahead's head start: this process looks
+        ahead on a core of its own while the other cores take the length's shares one by one. A program met two
+        lengths ahead lets this length be left (Abandon: the next round searches one below it) before every core
+        has been spent on it; one of this very length is optimal outright. The shares are many and small, so
+        that the cores end together although one of them starts late. When the clock stops it, in the head
+        start or after, the shares are stopped and those back count (shares.collect_in_time)."""
+        settings = self.settings
         stop = run.stop  # set: the shares stop (the length is needed no more, or time is up)
         stop.clear()
         ledger = Ledger({**self.ledger, "length": L}, str, lightbot.parse_program)
-        count = SHARES_PER_WORKER * self.workers
+        count = self.schedule.shares_per_worker * run.workers
         jobs: list[Any] = []
         shares_left = list(range(count))
         guesser = self.guesser
 
         def submit(part: int) -> None:
-            args = (self.t, L, self.all_solutions, self.clock.left(), part, count, self.budget)
+            args = (self.t, L, self.all_solutions, d.clock.left(), part, count, self.budget, settings)
             jobs.append(submit_share(run, ledger, part, count, _worker_share, *args))
 
         def feed() -> None:
             """Keep the workers busy with shares (every core but this one, on this machine); look at the clock."""
             while shares_left and sum(not job.done() for job in jobs) < run.head_start:
                 submit(shares_left.pop(0))
-            self.check(L)
+            self.check(d, L)
 
-        # Head start: this process looks ahead on a core of its own while the other cores take the length's
-        # shares one by one. A program met two lengths ahead lets this length be skipped (the jump) before
-        # every core has been spent on it; one of this very length is optimal outright. The shares are many
-        # and small, so that the cores end together although one of them starts late.
-        head_until = time.monotonic() + ahead
+        head_until = time.monotonic() + self.ahead
         timed_out = False
         try:
-            if ahead:
+            if self.ahead:
                 feed()
-                guesser.paths(min(PATHS_MAX, PATHS_SHARE * ahead), tick=feed)
-            while shares_left and time.monotonic() < head_until and not guesser.done(self.low):
+                guesser.paths(min(settings.paths_max, settings.paths_share * self.ahead), tick=feed)
+            while shares_left and time.monotonic() < head_until and not guesser.done(d.low):
                 feed()
-                guesser.advance(min(SLICE, head_until - time.monotonic()), self.low, lambda n: self.check(L, n))
-                if self.met_ahead() or self.jump_to(MAX_TOTAL) > L:
+                guesser.advance(
+                    min(settings.slice, head_until - time.monotonic()), d.low, lambda n: self.check(d, L, n)
+                )
+                if self.met_ahead(d.low) or self.target(d, MAX_TOTAL) > L:
                     stop.set()  # this length's search is needed no more
                     break
         except Timeout:
@@ -759,21 +738,67 @@ class _Solve:
         if not stop.is_set():
             for part in shares_left:
                 submit(part)
-        shares, in_time = collect_in_time(jobs, stop, lambda: self.check(L), self.all_solutions)
-        if timed_out or not in_time:
-            return shares, False, False
-        jumped = stop.is_set() and not self.met_ahead() and not any(share.programs for share in shares)
-        return shares, jumped, True
+        shares, in_time = collect_in_time(jobs, stop, lambda: self.check(d, L), self.all_solutions)
+        finished = in_time and not timed_out and all(share.finished for share in shares)
+        done = Share(
+            tuple(p for share in shares for p in share.programs), sum(share.nodes for share in shares), finished,
+            any(share.capped for share in shares),
+        )  # fmt: skip
+        if timed_out or not in_time:  # what the shares the clock stopped searched counts, and what they met
+            raise deepening.Stopped(done)
+        if stop.is_set() and not self.met_ahead(d.low) and not done.programs:
+            raise deepening.Abandon(done.nodes)  # the next round searches one below the best program known
+        return done
+
+    def recheck(self, d: deepening.Deepening, programs: tuple[Any, ...]) -> list[Any]:
+        return _checked(self.level, programs, lambda: self.check(d, d.low))
+
+    def stopped(self, d: deepening.Deepening, share: Share) -> None:
+        self.keep(_checked(self.level, share.programs))
+
+    def after(self, d: deepening.Deepening, L: int, share: Share, found: list[Any]) -> deepening.Step:
+        if self.met_ahead(d.low):
+            return deepening.Step.DONE
+        if found and found[0].tokens == d.low:  # every program met has at most L commands
+            capped = share.capped or len(found) > MAX_ALL
+            self.answer = (found[0], tuple(found[:MAX_ALL]) if self.all_solutions else (), capped)
+            return deepening.Step.DONE
+        if found:  # after a jump: shorter than the best known, not yet proven
+            self.keep(found)
+            step = deepening.Step.AGAIN
+        elif not share.finished:
+            raise Timeout
+        else:
+            step = deepening.Step.NEXT
+        self.check(d, L + 1 if step is deepening.Step.NEXT else d.low)
+        return step
+
+    def finish(self, d: deepening.Deepening, end: deepening.End) -> SolveResult:
+        if end in (deepening.End.SETTLED, deepening.End.FOUND):
+            program, listed, capped = self.answer or (self.guesser.best, (), False)
+            return self._result(d, Status.OPTIMAL, program, listed, capped)
+        if d.low > MAX_TOTAL:
+            return self._result(d, Status.UNSOLVABLE)
+        if self.guesser.best is not None:
+            return self._result(d, Status.SOLVED, self.guesser.best)
+        return self._result(d, Status.TIMEOUT)
+
+    def _result(
+        self, d: deepening.Deepening, status: Status, program: Program | None = None, solutions: tuple = (),
+        capped: bool = False,
+    ) -> SolveResult:  # fmt: skip
+        length = None if program is None else program.tokens
+        return SolveResult(
+            NAME, self.level.name, status, program, length, d.clock.seconds, d.low, self.stats(d), solutions, capped
+        )
 
 
-_WARM: list[bool] = []
+def _load() -> None:
+    search = _Search(tables(Level.parse("000\n\n>*.")), 4)
+    while search.step(DEFAULT.max_chunk) not in (kern.EXHAUSTED,):
+        pass
 
 
 def warm_up() -> None:
     """Load (or compile) the kernels on a tiny level, once per process. O(1) once compiled."""
-    if _WARM:
-        return
-    _WARM.append(True)
-    search = _Search(tables(Level.parse("000\n\n>*.")), 4)
-    while search.step(MAX_CHUNK) not in (kern.EXHAUSTED,):
-        pass
+    deepening.warm(NAME, _load)

@@ -103,7 +103,6 @@ checked against its pure-Python twin (answers and node counts).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import heapq
 import itertools
@@ -113,7 +112,8 @@ from typing import Any
 
 import numpy as np
 
-from gridbot.deadline import Clock, Progress, Timeout, stop_requested
+from gridbot.deadline import Clock, Deadline, Progress, Timeout, stop_requested
+from gridbot.errors import WrongAnswer
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
 from gridbot.grid import Direction
@@ -123,8 +123,11 @@ from gridbot.parallel import workers as _workers
 from gridbot.parallel.checkpoint import level_digest
 from gridbot.parallel.shares import Ledger, Share, collect_in_time, submit_share
 from gridbot.result import SolveResult, Status
+from gridbot.solve import deepening
+from gridbot.solve.deepening import Schedule
 
 MAX_ALL = 100
+NAME = robos_escape.NAME
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
 NAMES = kern.NAMES
 
@@ -137,13 +140,21 @@ CUTS = ("pairs", "labels", "names", "endless", "limit", "coins", "dead", "laser"
 
 
 CELL_CODES = {" ": kern.FLOOR, "S": kern.FLOOR, "C": kern.COIN, "O": kern.BLOCK, "X": kern.WALL, "E": kern.EXIT}
-CHUNK = 20_000  # nodes per kernel call at most, between clock checks
-WORK = 1_000_000  # commands executed per kernel call at most (each node runs up to 10,000)
-SEED_SHARE = 0.2  # of the time left, at most, for the straight-line seeds
-PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over the executor's workers
-GROWTH = 4  # about how much longer each length takes than the one before
-SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
-SPLIT_DEPTH = 3  # shares deal out the subtrees at this depth of decisions (kern.split_owner)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the Robo's Escape solver spends its time; `schedule` is the deepening's (gridbot.solve.deepening)."""
+
+    # each length takes about 4x the one before; splitting pays once a length takes seconds
+    schedule: Schedule = Schedule(parallel_after=2.0, growth=4.0, max_growth=4.0)
+    chunk: int = 20_000  # nodes per kernel call at most, between clock checks
+    work: int = 1_000_000  # commands executed per kernel call at most (each node runs up to 10,000)
+    seed_share: float = 0.2  # of the time left, at most, for the straight-line seeds: the search needs the rest
+    split_depth: int = 3  # shares deal out the subtrees at this depth of decisions (kern.split_owner)
+
+
+DEFAULT = Settings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,11 +208,11 @@ class _Search:
         clock: Clock,
         all_solutions: bool,
         jit: bool = True,
-        chunk: int = CHUNK,
+        settings: Settings = DEFAULT,
         shortest: int = 0,
     ) -> None:
         self.board = board
-        self.chunk = chunk
+        self.settings = settings
         self.L = L
         self.clock = clock
         self.all = all_solutions
@@ -259,7 +270,7 @@ class _Search:
         b = self.board
         return self.kernel(
             self.cells, self.deltas, self.reach, b.start, b.coins, self.L, len(b.cells), self.slots, self.label_at,
-            self.sc, self.frames, self.pool, self.recs, self.seen, self.slog, self.clog, budget, WORK,
+            self.sc, self.frames, self.pool, self.recs, self.seen, self.slog, self.clog, budget, self.settings.work,
         )  # fmt: skip
 
     def run(self) -> None:
@@ -267,7 +278,7 @@ class _Search:
         if self.c_min > self.board.coins:
             return
         while True:
-            status = self.step(self.chunk)
+            status = self.step(self.settings.chunk)
             if status == kern.EXHAUSTED:
                 return
             if status == kern.FOUND and self._escape(int(self.sc[kern.S_FOUND_COINS])):
@@ -294,7 +305,7 @@ class _Search:
 
 
 def _share(
-    board: _Board, L: int, best: int, shortest: int, all_solutions: bool, chunk: int, seconds: float | None,
+    board: _Board, L: int, best: int, shortest: int, all_solutions: bool, settings: Settings, seconds: float | None,
     k: int, n: int,
 ) -> Share:  # fmt: skip
     """Share k of n of length L on a worker (the subtrees kern.split_owner gives it): its escapes as (score, coins,
@@ -302,12 +313,12 @@ def _share(
     between machines) ran out or the parent asked it to stop. Its coin bound rises with what it finds, not with
     what the other shares find: each share's best is the best of its subtrees. O(its subtrees)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    search = _Search(board, L, best, Clock(None), all_solutions, True, chunk, shortest)
-    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = SPLIT_DEPTH, k, n
+    search = _Search(board, L, best, Clock(None), all_solutions, True, settings, shortest)
+    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = settings.split_depth, k, n
     finished = True
     if search.c_min <= board.coins:
         while True:
-            status = search.step(search.chunk)
+            status = search.step(settings.chunk)
             if status == kern.EXHAUSTED:
                 break
             if status == kern.FOUND and search._escape(int(search.sc[kern.S_FOUND_COINS])):
@@ -320,10 +331,10 @@ def _share(
 
 
 def _in_shares(
-    run_on: executors.Executor, board: _Board, L: int, score: int, shortest: int, all_solutions: bool, chunk: int,
-    clock: Clock, tick: Any, key: dict[str, Any],
+    run_on: executors.Executor, board: _Board, L: int, score: int, shortest: int, all_solutions: bool,
+    settings: Settings, clock: Clock, tick: Any, key: dict[str, Any],
 ) -> Share:  # fmt: skip
-    """Length L in SHARES_PER_WORKER shares per worker of `run_on`; every escape the shares found, and whether
+    """Length L in `shares_per_worker` shares per worker of `run_on`; every escape the shares found, and whether
     every share ran to its end. When the time runs out first (`tick()` raises Timeout, or no share of a round
     ends), the length is unfinished, with the nodes its shares searched.
 
@@ -333,13 +344,13 @@ def _in_shares(
     round ends at least one share, and the rest search less. O(shares) per
     round, as many rounds as shares at most.
     """
-    count = SHARES_PER_WORKER * run_on.workers
+    count = settings.schedule.shares_per_worker * run_on.workers
     todo = list(range(count))
     finished: list[Share] = []
     nodes = 0
     while todo:
         run_on.stop.clear()
-        part = functools.partial(_share, board, L, score, shortest, all_solutions, chunk, clock.left())
+        part = functools.partial(_share, board, L, score, shortest, all_solutions, settings, clock.left())
         options = {"all": all_solutions, "best": score, "shortest": shortest}
         ledger = Ledger({**key, "options": options}, list, tuple)
         jobs = [submit_share(run_on, ledger, k, count, part, k, count) for k in todo]
@@ -414,9 +425,9 @@ def _walk(board: _Board, cells: list[str], pos: int, facing: int, goal: int) -> 
     return None
 
 
-def _seeds(level: Level, board: _Board, clock: Clock) -> list[Program]:
+def _seeds(level: Level, board: _Board, clock: Clock, settings: Settings = DEFAULT) -> list[Program]:
     """Straight-line programs: to each subset of the coins (every order, up to 5 coins) and out, as far as the
-    time allows (SEED_SHARE of what is left, at most). O(2^c c! x cells log cells)."""
+    time allows (`seed_share` of what is left, at most). O(2^c c! x cells log cells)."""
     coins = sorted(i for i in board.reachable if board.cells[i] == "C")
     exits = [i for i, cell in enumerate(board.cells) if cell == "E"]
     orders: list[tuple[int, ...]] = []
@@ -426,7 +437,7 @@ def _seeds(level: Level, board: _Board, clock: Clock) -> list[Program]:
     else:
         orders = [(), tuple(coins)]
     left = clock.left()
-    until = None if left is None else time.monotonic() + SEED_SHARE * left
+    until = None if left is None else time.monotonic() + settings.seed_share * left
     programs = []
     known: dict[tuple[int, int, int, str], tuple[str, int] | None] = {}  # orders share their legs
 
@@ -486,9 +497,9 @@ def solve(
     progress: Progress | None = None,
     max_length: int | None = None,
     jit: bool = True,
-    chunk: int = CHUNK,
     workers: int | None = None,
     executor: executors.Executor | None = None,
+    settings: Settings | None = None,
 ) -> SolveResult:
     """The highest-scoring escape, proven; see the module docstring.
 
@@ -499,9 +510,10 @@ def solve(
     (no escape found). With `max_length`, only programs of at most that many
     tokens count. Every answer has been re-run by the simulator. Exponential
     in the length searched. `jit=False` runs the kernel as plain Python (its
-    twin, for the tests); `chunk` is the number of nodes per kernel call
-    between clock checks (the tests make it small to exercise resuming).
-    A length expected to take more than PARALLEL_AFTER seconds is split into
+    twin, for the tests); `settings` tunes the schedule and the kernel calls
+    (default: DEFAULT; the tests make the calls small to exercise resuming).
+    The lengths are searched by the deepening driver (gridbot.solve.deepening):
+    a length expected to take more than `parallel_after` seconds is split into
     shares over `executor`'s workers (gridbot.parallel.executors), or else over
     `workers` local processes (default: every core); it counts as searched
     only when every share came back finished, and with the executor's
@@ -510,103 +522,123 @@ def solve(
     answer may then differ (each share meets its own first).
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
+    settings = DEFAULT if settings is None else settings
     if jit:
         warm_up()
     board = _Board.of(level)
     top = MAX_TOKENS if max_length is None else min(max_length, MAX_TOKENS)
-    nodes = 0
-    cuts = dict.fromkeys(CUTS, 0)
     if not board.exit_reachable():
         stats = {"candidates": 0, "reason": "no exit the robot can reach"}
-        return SolveResult("robos_escape", level.name, Status.UNSOLVABLE, None, None, clock.seconds, 1, stats)
+        return SolveResult(NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 1, stats)
     # (score, coins, text) of the best programs so far, each re-run by the simulator
     best: list[tuple[int, int, str]] = []
-    for seed in _seeds(level, board, clock):
+    for seed in _seeds(level, board, clock, settings):
         outcome = robos_escape.run(level, seed)
         if outcome.score is not None and seed.tokens <= top and (not best or outcome.score > best[0][0]):
             best = [(outcome.score, outcome.coins, seed.text)]
-    seeded = list(best)
-    L = 1
-    proven = False
-    capped = False
-    last = 0.0  # seconds the last length took
-    local_cores = _workers.cores() if workers is None else max(1, workers)
-    cores = local_cores if executor is None else executor.workers
-    run_on = executor
-    split = False  # a length has been split into shares
-    ledger = {"game": robos_escape.NAME, "level": level_digest(robos_escape.NAME, level)}
-    try:
-        with contextlib.ExitStack() as resources:  # local worker processes, when started, end with the search
-            while top >= L:
-                if best and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1):
-                    proven = True
-                    break
-                score, shortest = (best[0][0], min(Program(b[2]).tokens for b in best)) if best else (-(10**9), 0)
-                started = time.monotonic()
-                # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                if jit and cores > 1 and (last * GROWTH > PARALLEL_AFTER or split):
-                    split = True
-                    if run_on is None:
-                        run_on = resources.enter_context(executors.local(local_cores))
-                    tick = functools.partial(clock.check, length=L, candidates=nodes)
-                    key = {**ledger, "length": L}
-                    done = _in_shares(run_on, board, L, score, shortest, all_solutions, chunk, clock, tick, key)
-                    nodes += done.nodes
-                    for cut, count in zip(CUTS, done.counts, strict=False):
-                        cuts[cut] += count
-                    if not done.finished:
-                        raise Timeout
-                    found, more = _merge(list(done.programs), all_solutions)
-                    capped = capped or more or done.capped
-                else:
-                    search = _Search(board, L, score, clock, all_solutions, jit, chunk, shortest)
-                    try:
-                        search.run()
-                    finally:
-                        nodes += search.nodes  # a length cut by the clock still counts its nodes
-                        for cut, count in search.cuts.items():
-                            cuts[cut] += count
-                    found = search.found
-                    capped = capped or search.capped
-                last = time.monotonic() - started
-                for escape in found:
-                    assert robos_escape.run(level, escape[2]).score == escape[0], escape  # re-run by the simulator
-                if found:  # better, or as good and shorter (listing all: as good)
-                    if not best or found[0][0] > best[0][0] or not all_solutions:
-                        best = []
-                    best = [b for b in best if b[2] not in {f[2] for f in found}] + found
-                L += 1
-            else:
-                proven = bool(best) and 40 - L + 10 * board.coins < best[0][0] + (0 if all_solutions else 1)
-    except Timeout:
-        pass
-    stats: dict[str, Any] = {"candidates": nodes, "searched_up_to": L - 1, "cuts": cuts}
-    if not best:
-        return SolveResult("robos_escape", level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats)
-    if all_solutions and seeded and seeded[0] in best and len(best) > 1:
-        best.remove(seeded[0])  # a seed need not be in the cuts' canonical form; the search found its equals
-    score, coins, text = min(best, key=lambda b: Program(b[2]).tokens)  # the shortest of the best, first found
-    program = Program(text)
-    outcome = robos_escape.run(level, program)
-    assert outcome.score == score and outcome.coins == coins, (text, outcome)
-    stats.update(score=score, coins=coins, reachable_coins=board.coins)
-    if proven:
-        stats["bound"] = f"40 - {L} + 10 x {board.coins} = {40 - L + 10 * board.coins}"
-    listed = tuple(Program(b[2]) for b in best) if all_solutions else ()
-    # no program of fewer tokens than `lower` reaches the answer's score (see "What is excluded")
-    lower = program.tokens if proven else min(L, program.tokens)
-    return SolveResult(
-        "robos_escape",
-        level.name,
-        Status.OPTIMAL if proven else Status.SOLVED,
-        program,
-        program.tokens,
-        clock.seconds,
-        lower,
-        stats,
-        listed,
-        capped,
-    )
+    cores = _workers.cores() if workers is None else max(1, workers)
+    lengths = _Lengths(level, board, all_solutions, jit, settings, best)
+    return deepening.Deepening(lengths, clock, cores, executor, jit).run(top)
+
+
+class _Lengths(deepening.Lengths):
+    """Robo's Escape's part of the deepening: the score to beat rises with each escape found, and the search
+    ends, proven, at the first length where every reachable coin cannot beat the best score."""
+
+    def __init__(
+        self, level: Level, board: _Board, all_solutions: bool, jit: bool, settings: Settings,
+        best: list[tuple[int, int, str]],
+    ) -> None:  # fmt: skip
+        self.level = level
+        self.board = board
+        self.all_solutions = all_solutions
+        self.jit = jit
+        self.settings = settings
+        self.schedule = settings.schedule
+        self.best = best  # (score, coins, text) of the best programs so far, each re-run by the simulator
+        self.seeded = list(best)
+        self.cuts = dict.fromkeys(CUTS, 0)
+        self.capped = False
+        self.ledger = {"game": NAME, "level": level_digest(NAME, level)}
+
+    def beaten(self, L: int) -> bool:
+        """Can no program of L tokens or more beat the best score (or equal it, when listing all)?"""
+        best = self.best
+        return bool(best) and 40 - L + 10 * self.board.coins < best[0][0] + (0 if self.all_solutions else 1)
+
+    def to_beat(self) -> tuple[int, int]:
+        """(the score to beat, the tokens of the shortest program of it)."""
+        if not self.best:
+            return -(10**9), 0
+        return self.best[0][0], min(Program(b[2]).tokens for b in self.best)
+
+    def settled(self, d: deepening.Deepening) -> bool:
+        return self.beaten(d.low)
+
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+        score, shortest = self.to_beat()
+        search = _Search(self.board, L, score, d.clock, self.all_solutions, self.jit, self.settings, shortest)
+        try:
+            search.run()
+        except Timeout:  # a length cut by the clock still counts its nodes
+            raise deepening.Stopped(Share((), search.nodes, False, False, tuple(search.cuts.values()))) from None
+        return Share(tuple(search.found), search.nodes, True, search.capped, tuple(search.cuts.values()))
+
+    def split(self, d: deepening.Deepening, run: executors.Executor, L: int, check: Any) -> Share:
+        score, shortest = self.to_beat()
+        key = {**self.ledger, "length": L}
+        done = _in_shares(run, self.board, L, score, shortest, self.all_solutions, self.settings, d.clock, check, key)
+        if not done.finished:
+            return done
+        found, more = _merge(list(done.programs), self.all_solutions)
+        return Share(tuple(found), done.nodes, True, done.capped or more, done.counts)
+
+    def recheck(self, d: deepening.Deepening, programs: tuple[Any, ...]) -> list[Any]:
+        for score, _coins, text in programs:
+            if robos_escape.run(self.level, text).score != score:
+                raise WrongAnswer(f"the Robo's Escape solver's program {text} does not score {score}")
+        return list(programs)
+
+    def stopped(self, d: deepening.Deepening, share: Share) -> None:
+        for cut, count in zip(CUTS, share.counts, strict=False):
+            self.cuts[cut] += count
+
+    def after(self, d: deepening.Deepening, L: int, share: Share, found: list[Any]) -> deepening.Step:
+        self.stopped(d, share)
+        if not share.finished:
+            raise Timeout
+        self.capped = self.capped or share.capped
+        best = self.best
+        if found:  # better, or as good and shorter (listing all: as good)
+            if not best or found[0][0] > best[0][0] or not self.all_solutions:
+                best = []
+            self.best = [b for b in best if b[2] not in {f[2] for f in found}] + found
+        return deepening.Step.NEXT
+
+    def finish(self, d: deepening.Deepening, end: deepening.End) -> SolveResult:
+        L = d.low
+        proven = end is deepening.End.SETTLED or (end is deepening.End.EXHAUSTED and self.beaten(L))
+        stats: dict[str, Any] = {"candidates": d.nodes, "searched_up_to": L - 1, "cuts": self.cuts}
+        best = self.best
+        if not best:
+            return SolveResult(NAME, self.level.name, Status.TIMEOUT, None, None, d.clock.seconds, L, stats)
+        if self.all_solutions and self.seeded and self.seeded[0] in best and len(best) > 1:
+            best.remove(self.seeded[0])  # a seed need not be in the cuts' canonical form; the search found its equals
+        score, coins, text = min(best, key=lambda b: Program(b[2]).tokens)  # the shortest of the best, first found
+        program = Program(text)
+        outcome = robos_escape.run(self.level, program)
+        if outcome.score != score or outcome.coins != coins:
+            raise WrongAnswer(f"the Robo's Escape solver's answer {text} does not score {score} with {coins} coins")
+        stats.update(score=score, coins=coins, reachable_coins=self.board.coins)
+        if proven:
+            stats["bound"] = f"40 - {L} + 10 x {self.board.coins} = {40 - L + 10 * self.board.coins}"
+        listed = tuple(Program(b[2]) for b in best) if self.all_solutions else ()
+        # no program of fewer tokens than `lower` reaches the answer's score (see "What is excluded")
+        lower = program.tokens if proven else min(L, program.tokens)
+        status = Status.OPTIMAL if proven else Status.SOLVED
+        return SolveResult(
+            NAME, self.level.name, status, program, program.tokens, d.clock.seconds, lower, stats, listed, self.capped
+        )
 
 
 def describe(level: Level, result: SolveResult) -> str:
@@ -644,13 +676,11 @@ def describe(level: Level, result: SolveResult) -> str:
     return "\n".join(lines)
 
 
-_WARM: list[bool] = []
+def _load() -> None:
+    board = _Board.of(Level.parse("XXXX\nXSCX\nX EX\nXXXX"))
+    _Search(board, 4, 0, Clock(None), False).run()
 
 
 def warm_up() -> None:
     """Load (or compile) the kernel on a tiny level, once per process, before any clock starts."""
-    if _WARM:
-        return
-    _WARM.append(True)
-    board = _Board.of(Level.parse("XXXX\nXSCX\nX EX\nXXXX"))
-    _Search(board, 4, 0, Clock(None), False).run()
+    deepening.warm(NAME, _load)
