@@ -21,6 +21,7 @@ from gridbot.cli import cli
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import bender
 from gridbot.games.bender import LOOP, Answer, Level, journey, parse_program, run
+from gridbot.generate.bender import random_level
 from gridbot.grid import Direction
 
 from .limited_child import run_limited
@@ -476,8 +477,8 @@ def test_trace_records_only_what_it_shows() -> None:
 def test_random_level_is_deterministic_and_mostly_reached() -> None:
     reached = 0
     for seed in range(60):
-        level = bender.random_level(30, 20, seed)
-        assert level == bender.random_level(30, 20, seed) and level.header == (20, 30)
+        level = random_level(30, 20, seed)
+        assert level == random_level(30, 20, seed) and level.header == (20, 30)
         assert (level.width, level.height) == (30, 20)
         assert set(level.rows[0]) == set(level.rows[-1]) == {"#"} and {row[0] for row in level.rows} == {"#"}
         assert len(level.teleporters) == 2
@@ -485,14 +486,14 @@ def test_random_level_is_deterministic_and_mostly_reached() -> None:
         assert reference(level) == trip.answer
         reached += not trip.loops
     assert reached >= 55  # the booth is put on his way (not when he is walled in at the start)
-    assert sum(journey(bender.random_level(30, 20, seed, reach=False)).loops for seed in range(30)) > 15
-    small = bender.random_level(3, 4, 1, teleporters=False)
+    assert sum(journey(random_level(30, 20, seed, reach=False)).loops for seed in range(30)) > 15
+    small = random_level(3, 4, 1, teleporters=False)
     assert small.height == 4 and not small.teleporters
     for bad in ((2, 5), (1001, 3), (3, 3)):
         with pytest.raises(ValueError):
-            bender.random_level(*bad, 1)
+            random_level(*bad, 1)
     with pytest.raises(ValueError):
-        bender.random_level(10, 10, 1, tiles={"@": 1.0})
+        random_level(10, 10, 1, tiles={"@": 1.0})
 
 
 @pytest.mark.clock
@@ -511,7 +512,7 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
         (500, 500, {"N": 1.0, "E": 1.0, "S": 1.0, "W": 1.0, " ": 2.0}, 1.0),
     ]
     for width, height, tiles, limit in shapes:
-        level = bender.random_level(width, height, 5, tiles=tiles)
+        level = random_level(width, height, 5, tiles=tiles)
         start = time.perf_counter()
         result = bender.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + 1.0, (width, height, tiles)
@@ -524,7 +525,8 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
 BIG_MAP_CHILD = """
 import time
 from gridbot.games import bender
-level = bender.random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
+from gridbot.generate.bender import random_level
+level = random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
 start = time.perf_counter()
 result = bender.solve(level, time_limit=2)
 print(result.status, round(time.perf_counter() - start, 2))

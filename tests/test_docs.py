@@ -15,6 +15,7 @@ MODULES = [
     "gridbot.deadline",
     "gridbot.solve.memory",
     "gridbot.levels",
+    "gridbot.generate",
     "gridbot.games.carrots",
     "gridbot.solve.carrots",
     "gridbot.games.lightbot",

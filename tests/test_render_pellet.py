@@ -10,6 +10,7 @@ import pytest
 import gridbot
 from gridbot import levels, render
 from gridbot.games import pellet
+from gridbot.generate.pellet import random_level
 from gridbot.render import pellet as drawing
 
 from . import render_checks as checks
@@ -84,7 +85,7 @@ def test_golden() -> None:
 
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_boards_stay_legible(side: int) -> None:
-    level = pellet.random_level(side, side, seed=side)
+    level = random_level(side, side, seed=side)
     moves = pellet.solve(level, time_limit=60).solution
     assert moves is not None
     scene = render.scene(level, moves, step=side)

@@ -10,6 +10,7 @@ import pytest
 import gridbot
 from gridbot import levels, render
 from gridbot.games import torch_cave
+from gridbot.generate.torch_cave import random_level
 from gridbot.render import torch_cave as drawing
 
 from . import render_checks as checks
@@ -118,7 +119,7 @@ def test_golden(cave: torch_cave.Level) -> None:
 
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_caves_stay_legible(side: int) -> None:
-    level = torch_cave.random_level(side, side, seed=side)
+    level = random_level(side, side, seed=side)
     path = torch_cave.solve(level, time_limit=60).solution
     assert path is not None
     scene = render.scene(level, path)

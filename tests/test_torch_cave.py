@@ -20,6 +20,7 @@ from gridbot.cli import cli
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import torch_cave
 from gridbot.games.torch_cave import Level, Path, parse_program, run
+from gridbot.generate.torch_cave import random_level
 
 from . import brute_torch_cave as brute
 from .limited_child import run_limited
@@ -641,18 +642,18 @@ def test_the_issue_cave_keeps_its_time_limit() -> None:
 def test_random_level_is_deterministic_valid_and_solvable() -> None:
     for width, height in ((2, 1), (1, 2), (1, 40), (40, 1), (7, 5), (30, 12)):
         for seed in range(5):
-            level = torch_cave.random_level(width, height, seed)
-            assert level == torch_cave.random_level(width, height, seed)
+            level = random_level(width, height, seed)
+            assert level == random_level(width, height, seed)
             assert (level.width, level.height) == (width, height)
             assert optimum(level) is not None  # solvable by construction
-    assert torch_cave.random_level(30, 12, 1).rows != torch_cave.random_level(30, 12, 2).rows
-    crowded = torch_cave.random_level(10, 10, 3, torches=98, walls=1.0, solvable=False)
+    assert random_level(30, 12, 1).rows != random_level(30, 12, 2).rows
+    crowded = random_level(10, 10, 3, torches=98, walls=1.0, solvable=False)
     assert len(crowded.torches) == 98
     for bad in ((0, 5), (1, 1), (1001, 2)):
         with pytest.raises(ValueError):
-            torch_cave.random_level(*bad, 1)
+            random_level(*bad, 1)
     with pytest.raises(ValueError):
-        torch_cave.random_level(3, 3, 1, torches=8)
+        random_level(3, 3, 1, torches=8)
 
 
 HOSTILE = [  # (width, height, random_level options, time limit)
@@ -679,7 +680,7 @@ def test_random_and_hostile_caves_keep_the_time_limit() -> None:
 
     kern.compiled()
     for width, height, options, limit in HOSTILE:
-        level = torch_cave.random_level(width, height, 7, **options)
+        level = random_level(width, height, 7, **options)
         start = time.perf_counter()
         result = torch_cave.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + max(1.0, limit / 10), (width, height, options)

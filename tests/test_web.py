@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from gridbot import games, levels, render
 from gridbot.cli import cli
 from gridbot.games import carrots
+from gridbot.generate.carrots import random_level
 from gridbot.web.app import create_app
 from gridbot.web.solves import recheck
 
@@ -30,7 +31,7 @@ from .web_server import serve
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
 
 # A level whose proof takes far longer than any test here waits (the solver needs minutes for it).
-LONG = str(carrots.random_level(14, 14, 1))
+LONG = str(random_level(14, 14, 1))
 CARROTS_12 = "R LOOP{R LOOP(4){LOOP(3){F} R} F}"
 SVG = "{http://www.w3.org/2000/svg}"
 

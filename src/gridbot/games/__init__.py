@@ -5,8 +5,7 @@ A game module defines: `NAME`; `Level` with `Level.parse(text, name)` (and
 solution's text form); `run(level, solution)` returning an object with a
 `verdict` (gridbot.result.Verdict); `format_trace`; `solve(level,
 time_limit=None, all_solutions=False, progress=None)` returning a
-gridbot.result.SolveResult; `random_level(width, height, seed)` (the soak
-suite, tests/soak.py, solves its levels); and `SUMMARY`, the game's line in
+gridbot.result.SolveResult; and `SUMMARY`, the game's line in
 `gridbot --help` (a solution's syntax in brief: what it must do; what its
 length counts; at most 62 characters, so that help fits 80 columns).
 Optional: `MAX_PROGRAM_BYTES` (the most a program file may hold, default
