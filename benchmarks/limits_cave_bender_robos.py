@@ -34,11 +34,12 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 CHILD = """
 import json, resource, sys, time
+import gridbot
 from gridbot.games import {game} as game
 from gridbot.generate.{game} import random_level
 level = random_level({width}, {height}, {seed}, **{options!r})
 start = time.perf_counter()
-result = game.solve(level, time_limit={limit})
+result = gridbot.solve(level, time_limit={limit})
 seconds = time.perf_counter() - start
 ok = True
 if result.solution is not None:
@@ -118,6 +119,7 @@ NAMED = {  # name: code that sets `level` (random, gridbot.games.torch_cave as t
 
 BUILDERS = """
 import json, random, resource, time
+import gridbot
 from gridbot.games import torch_cave as t
 from gridbot.generate.torch_cave import random_level
 
@@ -150,7 +152,7 @@ def serpentine(side, gap):  # one corridor through every other row, a torch ever
 
 {make}
 start = time.perf_counter()
-result = t.solve(level, time_limit={limit})
+result = gridbot.solve(level, time_limit={limit})
 seconds = time.perf_counter() - start
 ok = result.solution is None or t.run(level, result.solution).verdict.won
 print(json.dumps({{"status": result.status, "length": result.length, "bound": result.lower_bound,

@@ -328,12 +328,12 @@ def test_format_trace() -> None:
 
 
 def test_solve_results_and_timeout(monkeypatch) -> None:
-    result = bender.solve(gridbot.load("bender:01"))
+    result = gridbot.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
     assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
     assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the schema of docs/cli.md says
     assert parse_program(result.to_json()["solution"]) == result.solution  # and it reads back
-    looping = bender.solve(gridbot.load("bender:11"))
+    looping = gridbot.solve(gridbot.load("bender:11"))
     assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
     assert looping.to_json()["solution"] is None  # no solution; the human output still says LOOP
     assert bender.describe(gridbot.load("bender:11"), looping) == LOOP
@@ -456,12 +456,12 @@ def test_a_million_cell_map_keeps_time_and_memory() -> None:
     him when asked, with a clear status; without them the answer is checked by the simulator."""
     level = serpentine(1000, breakers=True)
     start = time.perf_counter()
-    cut = bender.solve(level, time_limit=0.05)
+    cut = gridbot.solve(level, time_limit=0.05)
     assert cut.status == "timeout" and time.perf_counter() - start < 1.05
-    tight = bender.solve(level, memory_budget=solver.MOVE_BYTES * 100_000)
+    tight = gridbot.solve(level, memory_budget=solver.MOVE_BYTES * 100_000)
     assert tight.status == "timeout" and "memory budget" in tight.stats["reason"]
     assert "memory budget" in bender.describe(level, tight)
-    full = bender.solve(level)
+    full = gridbot.solve(level)
     assert full.status == "optimal" and full.length > 490_000 and full.stats["broken"] > 40_000
     assert run(level, full.solution).verdict.won
 
@@ -514,7 +514,7 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
     for width, height, tiles, limit in shapes:
         level = random_level(width, height, 5, tiles=tiles)
         start = time.perf_counter()
-        result = bender.solve(level, time_limit=limit)
+        result = gridbot.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + 1.0, (width, height, tiles)
         assert result.status in ("optimal", "unsolvable", "timeout")
         if result.status == "optimal":
@@ -524,11 +524,12 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
 
 BIG_MAP_CHILD = """
 import time
+import gridbot
 from gridbot.games import bender
 from gridbot.generate.bender import random_level
 level = random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
 start = time.perf_counter()
-result = bender.solve(level, time_limit=2)
+result = gridbot.solve(level, time_limit=2)
 print(result.status, round(time.perf_counter() - start, 2))
 """
 

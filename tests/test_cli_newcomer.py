@@ -17,7 +17,6 @@ import gridbot
 from gridbot import cli as cli_module
 from gridbot import games, levels
 from gridbot.cli import _SolveStatus, cli
-from gridbot.games import carrots
 from gridbot.render.terminal import STYLES, board_text
 
 
@@ -257,13 +256,14 @@ def test_the_live_display_refreshes_itself(monkeypatch):
 def test_solve_feeds_the_display_while_on_a_terminal(monkeypatch):
     seen = []
     monkeypatch.setattr(cli_module, "_stdout_is_terminal", lambda: True)
-    real = carrots.solve
+    solver = gridbot.solve.solver("carrots").load()
+    real = solver.solve
 
     def solve(level, **kwargs):
         seen.append(kwargs["progress"])
         return real(level, **kwargs)
 
-    monkeypatch.setattr(carrots, "solve", solve)
+    monkeypatch.setattr(solver, "solve", solve)
     assert invoke("solve", "carrots", "2").exit_code == 0
     assert callable(seen[0])
 

@@ -24,7 +24,7 @@ def _load(name: str) -> bender.Level:
 
 def _answer(level: bender.Level) -> str:
     """His answer as the solver gives it: the moves, or LOOP."""
-    result = bender.solve(level, time_limit=60)
+    result = gridbot.solve(level, time_limit=60)
     return bender.LOOP if result.status == "unsolvable" else str(result.solution)
 
 

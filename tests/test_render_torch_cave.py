@@ -25,7 +25,7 @@ def cave() -> torch_cave.Level:
 
 @pytest.fixture(scope="module")
 def solution(cave: torch_cave.Level) -> str:
-    result = torch_cave.solve(cave, time_limit=60)
+    result = gridbot.solve(cave, time_limit=60)
     assert result.solution is not None
     return str(result.solution)
 
@@ -120,7 +120,7 @@ def test_golden(cave: torch_cave.Level) -> None:
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_caves_stay_legible(side: int) -> None:
     level = random_level(side, side, seed=side)
-    path = torch_cave.solve(level, time_limit=60).solution
+    path = gridbot.solve(level, time_limit=60).solution
     assert path is not None
     scene = render.scene(level, path)
     assert scene.board is not None and scene.width <= 820 and scene.height <= 820

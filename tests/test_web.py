@@ -24,7 +24,6 @@ from gridbot.cli import cli
 from gridbot.games import carrots
 from gridbot.generate.carrots import random_level
 from gridbot.web.app import create_app
-from gridbot.web.solves import recheck
 
 from .web_server import serve
 
@@ -348,13 +347,6 @@ def test_time_limit_ends_the_worker():
         assert gone(state["worker_pid"])
         if state["status"] == "solved":
             assert carrots.run(carrots.Level.parse(LONG), state["solution"]).verdict.won
-
-
-def test_recheck_refuses_a_wrong_answer():
-    text = levels.read_text("carrots:2")[2]
-    assert "does not complete" in recheck("carrots", text, "F", None)
-    assert recheck("carrots", "S##", "F F", 2) is None
-    assert "not 3" in recheck("carrots", "S##", "F F", 3)
 
 
 def test_hundred_runs_answered_while_a_solve_runs():

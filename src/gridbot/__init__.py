@@ -5,8 +5,10 @@
 >>> from gridbot.games import carrots
 >>> carrots.run(level, "LOOP{F F R}").verdict.status
 'completed'
+>>> print(gridbot.solve(level).solution)
+LOOP{F F R}
 
-The layers above the rules load when first named (`gridbot.generate`), so that `import gridbot`
+The layers above the rules load when first named (`gridbot.solve`, `gridbot.generate`), so that `import gridbot`
 stays cheap: neither numba nor any solver is imported until one is used.
 """
 
@@ -18,7 +20,9 @@ from types import ModuleType
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.levels import load
 
-_LAZY = ("generate",)  # subpackages loaded on first use: `gridbot.generate.random_level(game, width, height, seed)`
+# subpackages loaded on first use: `gridbot.solve(level)` (the package is callable as its front, see
+# gridbot.solve), `gridbot.generate.random_level(game, width, height, seed)`
+_LAZY = ("solve", "generate")
 
 __all__ = ["GridbotError", "LevelError", "ProgramError", "load", *_LAZY]
 __version__ = "0.1.0"

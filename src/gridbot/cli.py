@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import atexit
 import gc
-import inspect
 import json
 import os
 import signal
@@ -51,11 +50,12 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__, games, levels
+from gridbot import solve as front
 from gridbot.deadline import check_time_limit
-from gridbot.errors import GridbotError
+from gridbot.errors import GridbotError, WrongAnswer
 from gridbot.grid import plural
 from gridbot.result import Status
-from gridbot.solve import batch
+from gridbot.solve import batch, report
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -92,7 +92,7 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
 
 def _format_games(formatter: click.HelpFormatter) -> None:
     """The Games section of help: each game's name and its one line (the game module's SUMMARY)."""
-    rows = [(name, getattr(games.get(name), "SUMMARY", "")) for name in games.GAMES]
+    rows = [(name, games.get(name).SUMMARY) for name in games.GAMES]
     with formatter.section("Games (a solution: what it must do; what its length counts)"):
         formatter.write_dl(rows)
         formatter.write_paragraph()
@@ -126,6 +126,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except click.UsageError as exc:
             _usage_error(exc)
+        except WrongAnswer as exc:  # a solver's answer the simulator rejects: a bug, not bad input
+            click.echo(f"gridbot: re-check failed: {exc}", err=True)
+            ctx.exit(EXIT_FAILED)
         except GridbotError as exc:
             click.echo(f"gridbot: {_one_line(str(exc))}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
@@ -222,12 +225,6 @@ def _json_default(value: Any) -> Any:
 
 def _dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, default=_json_default)
-
-
-def _fail(message: str) -> NoReturn:
-    """Report a failed re-check (a bug in a solver) and exit with status 1."""
-    click.echo(f"gridbot: re-check failed: {message}", err=True)
-    raise click.exceptions.Exit(EXIT_FAILED)
 
 
 class _SolveStatus:
@@ -345,17 +342,6 @@ def _time_left(time_limit: float | None, since: float) -> float | None:
     return max(time_limit - (time.monotonic() - since), time_limit / 20)
 
 
-def _count(n: int, unit: str) -> str:
-    """`1 token`, `2 tokens`: `unit` is the plural."""
-    return plural(n, unit[:-1] if unit.endswith("s") else unit)
-
-
-def _recheck(game: ModuleType, level: Any, name: str, solution: Any) -> None:
-    verdict = game.run(level, solution).verdict
-    if not verdict.won:
-        _fail(f"the solver's answer {solution} for {name} does not complete it ({verdict})")
-
-
 # ---------------------------------------------------------------- commands
 
 
@@ -418,10 +404,11 @@ def solve(
     """
     since = _command_started(ctx)  # the first level's time counts from the command's start
     module = _game(game)
+    solver = front.solver(module.NAME)
     extra = {} if seed is None else {"seed": seed}
-    if extra and "seed" not in inspect.signature(module.solve).parameters:
+    if extra and not solver.takes("seed"):
         raise click.UsageError(f"--seed is not used by {module.NAME}")
-    if all_solutions and not getattr(module, "LISTS_ALL", True):
+    if all_solutions and not games.optional(module, "LISTS_ALL"):
         raise click.UsageError(f"--all is not offered by {module.NAME}: its solver returns one answer")
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs and --scheduler cannot be combined (the cluster's workers are the jobs)")
@@ -429,12 +416,12 @@ def solve(
     options = {"time_limit": time_limit, "all_solutions": all_solutions, **extra}
     from gridbot.parallel import executors
 
-    shares = batch.solver_takes(module.NAME, "executor")
+    shares = solver.takes("executor")
     if len(loaded) > 1 or (scheduler is not None and not shares):
         with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
             failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
     elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
-        if jobs is not None and batch.solver_takes(module.NAME, "workers"):
+        if jobs is not None and solver.takes("workers"):
             extra["workers"] = jobs
         failed = _solve_one(module, *loaded[0], since, options, extra, as_json)
     else:
@@ -459,15 +446,14 @@ def _solve_one(
     if record is not None:
         result = batch.recorded_result(module.NAME, record)
     else:
-        if run_on is not None and batch.solver_takes(module.NAME, "executor"):
+        if run_on is not None and front.solver(module.NAME).takes("executor"):
             extra = {**extra, "executor": run_on}
         limit = _time_left(options["time_limit"], since)
         show_progress = not as_json and _stdout_is_terminal()
         with _progress_display(show_progress, f"solving {name}") as progress:
-            result = module.solve(
+            result = front.solve(
                 level, time_limit=limit, all_solutions=options["all_solutions"], progress=progress, **extra
             )
-        _check_result(module, level, name, result)
         if checkpoint is not None:
             checkpoint.put(key, batch.result_record(result))
     _print_result(module, level, name, result, options["all_solutions"], as_json)
@@ -484,38 +470,20 @@ def _solve_levels(
     failed = False
     with _levels_bar(_stderr_is_terminal(), len(loaded)) as advance:
         levels_only = [level for _, level in loaded]
-        for index, result, resumed in batch.solve_levels(run_on, module.NAME, levels_only, options, ordered):
-            spec, level = loaded[index]
+        for index, result, _ in batch.solve_levels(run_on, module.NAME, levels_only, options, ordered):
+            spec, level = loaded[index]  # re-checked by the front in its task (a recorded one when first found)
             name = _level_name(level, spec)
-            if not resumed:  # a recorded result was re-checked when it was first found
-                _check_result(module, level, name, result)
             advance(result)
             failed = failed or result.status == Status.TIMEOUT
             _print_result(module, level, name, result, options["all_solutions"], as_json)
     return failed
 
 
-def _check_result(module: ModuleType, level: Any, name: str, result: Any) -> None:
-    """Re-run every program of a result by the game's simulator (exit 1 when one fails: a solver's bug)."""
-    if result.status in (Status.OPTIMAL, Status.SOLVED):
-        if result.solution is None:
-            _fail(f"the solver reported {result.status} for {name} without a program")
-        _recheck(module, level, name, result.solution)
-        tokens = getattr(result.solution, "tokens", result.length)
-        if tokens != result.length:
-            _fail(f"{result.solution} has {tokens} tokens, not {result.length}, for {name}")
-    for other in result.solutions:
-        _recheck(module, level, name, other)
-
-
 def _print_result(module: ModuleType, level: Any, name: str, result: Any, all_solutions: bool, as_json: bool) -> None:
     if as_json:
         click.echo(_dumps(result.to_json()))
-    elif hasattr(module, "describe"):  # a game's own human output (Bender prints moves as CodinGame expects)
-        click.echo(module.describe(level, result))
     else:
-        unit, noun = getattr(module, "UNIT", "tokens"), getattr(module, "SOLUTION", "program")
-        click.echo(_describe(result, name, all_solutions, unit, noun))
+        click.echo(report.describe(level, result, all_solutions, name))
 
 
 def _stderr_is_terminal() -> bool:
@@ -548,44 +516,6 @@ def _levels_bar(enabled: bool, total: int) -> Iterator[Callable[[Any], None]]:
             bar.update(task, advance=1, tally=f"solved {counts['solved']}, proven {counts['proven']}")
 
         yield advance
-
-
-def _describe(result: Any, name: str, all_solutions: bool, unit: str = "tokens", noun: str = "program") -> str:
-    """The human-readable report of one SolveResult; `noun` names a solution ("program", "path")."""
-    stats = result.stats or {}
-    lines = []
-    proven = result.proven_impossible
-    if result.status == Status.OPTIMAL:
-        shortest = "proven shortest" if noun == "program" else f"every {noun} has this length"
-        lines.append(f"{name}: optimal, {_count(result.length, unit)} ({shortest})")
-    elif result.status == Status.SOLVED:
-        lines.append(f"{name}: solved, {_count(result.length, unit)} (not proven shortest)")
-    elif result.status == Status.UNSOLVABLE:
-        lines.append(f"{name}: unsolvable (proven: no {noun} completes this level)")
-    else:
-        lines.append(f"{name}: timeout, no solution found")
-    if result.solution is not None:
-        lines.append(f"  {noun:<11} {result.solution}")
-    if result.status in (Status.SOLVED, Status.TIMEOUT):
-        lines.append(f"  lengths up to {proven} proven impossible" if proven > 0 else "  no length proven impossible")
-    if stats.get("reason"):
-        lines.append(f"  reason      {stats['reason']}")
-    if "candidates" in stats:
-        lines.append(f"  candidates  {int(stats['candidates']):,}")
-    lines.append(f"  seconds     {result.seconds:.3f}")
-    # where they went, when a heuristic ran long enough to show (a solve the search ends at once may start one)
-    if max(stats.get("seconds_heuristic", 0.0), stats.get("seconds_annealer", 0.0)) >= 0.005:
-        search = stats["seconds_exact"] + stats["seconds_split"]
-        last, beside = stats["seconds_unfinished"], stats["seconds_annealer"]
-        lines.append(f"  of which    heuristic {stats['seconds_heuristic']:.2f}, search {search:.2f} (its last length,"
-                     f" unfinished, {last:.2f}); annealer beside {beside:.2f}")  # fmt: skip
-    if all_solutions and result.solutions:
-        kind = "optimal" if result.status == Status.OPTIMAL else "shortest found"
-        more = " (capped: there are more)" if result.solutions_capped else ""
-        count = len(result.solutions)
-        lines.append(f"  {count} {kind} {noun}{'' if count == 1 else 's'}{more}:")
-        lines.extend(f"    {s}" for s in result.solutions)
-    return "\n".join(lines)
 
 
 @cli.command(cls=_GameCommand, epilog=RUN_EPILOG)
@@ -622,7 +552,7 @@ def run(
     if trace and as_json:
         raise click.UsageError("--trace and --json cannot be combined")
     module = _game(game)
-    optional = getattr(module, "PROGRAM_OPTIONAL", False)
+    optional = games.optional(module, "PROGRAM_OPTIONAL")
     if not program_words and program_file is None and not optional:
         raise click.UsageError("Missing argument 'PROGRAM...'.")
     given = bool(program_words) or program_file is not None
@@ -634,7 +564,8 @@ def run(
     name = _level_name(level, level_spec)
     tokens = getattr(program, "tokens", None)
     # a game's own facts about the run (Robo's Escape: score, coins, reason), by name
-    extra = module.run_fields(outcome) if hasattr(module, "run_fields") else {}
+    fields = games.optional(module, "run_fields")
+    extra = {} if fields is None else fields(outcome)
     if as_json:
         data = {
             "game": module.NAME,
@@ -650,14 +581,15 @@ def run(
         data.update(extra)
         click.echo(_dumps(data))
         return
-    size = f"  ({_count(tokens, getattr(module, 'UNIT', 'tokens'))})" if tokens is not None else ""
+    size = f"  ({plural(tokens, games.optional(module, 'UNIT'), unit=True)})" if tokens is not None else ""
     click.echo(f"level    {name}")
     if given or not optional:
         click.echo(f"program  {program}{size}")
     if trace:
         click.echo()
-        if hasattr(module, "trace_parts"):  # printed as it is made: a long trace is never held whole
-            for number, part in enumerate(module.trace_parts(level, outcome, limit)):
+        parts = games.optional(module, "trace_parts")
+        if parts is not None:  # printed as it is made: a long trace is never held whole
+            for number, part in enumerate(parts(level, outcome, limit)):
                 click.echo(f"\n{part}" if number else part)
         else:
             click.echo(module.format_trace(level, outcome, limit))
@@ -685,17 +617,6 @@ def _picture_kind(output: str) -> str:
     if kind is None:
         raise click.UsageError(f"cannot tell the picture's kind from {output!r}: name a .svg, .png or .gif file")
     return kind
-
-
-def _drawing(module: ModuleType) -> ModuleType:
-    """The game's drawing module (gridbot.render.GAME); GridbotError for a game that has none yet."""
-    import importlib
-    import importlib.util
-
-    name = f"gridbot.render.{module.NAME}"
-    if importlib.util.find_spec(name) is None:
-        raise GridbotError(f"{module.NAME} has no drawing yet (gridbot.render.{module.NAME}); nothing to render")
-    return importlib.import_module(name)
 
 
 def _write_picture(output: str, data: str | bytes) -> None:
@@ -764,7 +685,7 @@ def render(
     if frames is not None and kind != "GIF":
         raise click.UsageError("--frames goes with a .gif file")
     module = _game(game)
-    _drawing(module)
+    pictures.drawing(module)  # GridbotError for a game not drawn yet, before anything is read
     text = _program_text(module, program_words, program_file, level_spec) if has_program and not solve_it else None
     level = _load(level_spec, module.NAME)
     name = _level_name(level, level_spec)
@@ -772,12 +693,11 @@ def render(
     if solve_it:
         progress_on = _stdout_is_terminal() or (output == "-" and sys.stderr.isatty())
         with _progress_display(progress_on, f"solving {name}", stderr=output == "-") as progress:
-            result = module.solve(level, time_limit=_time_left(time_limit, since), progress=progress)
+            result = front.solve(level, time_limit=_time_left(time_limit, since), progress=progress)
         if result.solution is None:
             why = "it is unsolvable" if result.status == Status.UNSOLVABLE else "none found in the time allowed"
             click.echo(f"gridbot: no program to draw for {name}: {why}", err=True)
             raise click.exceptions.Exit(EXIT_FAILED)
-        _recheck(module, level, name, result.solution)
         program = result.solution
     if kind == "GIF":
         data: str | bytes = pictures.gif(level, program, frames or pictures.MAX_FRAMES)
@@ -808,7 +728,7 @@ def show(game: str, level_spec: str) -> None:
     module = _game(game)
     level = _load(level_spec, module.NAME)
     name = _level_name(level, level_spec)
-    dims, size = _size_info(level, getattr(module, "SIZE", None))
+    dims, size = _size_info(level, games.optional(module, "SIZE"))
     stem = name.split(":", 1)[1] if name.startswith(f"{module.NAME}:") else None
     proof = levels.proof_time(module.NAME, stem) if stem is not None else None
     facts = [dims, size, f"proof {proof}" if proof is not None and proof.seconds is not None else str(proof or "")]
@@ -832,7 +752,7 @@ def list_levels(game: str | None, search: str | None) -> None:
     names = [_game(game).NAME] if game else list(games.GAMES)
     rows = []
     for game_name in names:
-        noun = getattr(games.get(game_name), "SIZE", None)
+        noun = games.optional(games.get(game_name), "SIZE")
         for stem in levels.names(game_name):
             spec = f"{game_name}:{stem}"
             level = levels.load(spec)

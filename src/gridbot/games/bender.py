@@ -22,7 +22,6 @@ import re
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Direction, grid_rows, plural
@@ -491,13 +490,6 @@ def _offset(level: Level) -> int:
 # ---------------------------------------------------------------- solving
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> SolveResult:
-    """Bender's answer; see gridbot.solve.bender."""
-    from gridbot.solve.bender import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
-
-
 def describe(level: Level, result: SolveResult) -> str:
     """The CLI's human output, as CodinGame expects it: one move per line, or LOOP (status 'unsolvable')."""
     if result.status == Status.TIMEOUT:
@@ -521,5 +513,4 @@ __all__ = [
     "journey",
     "parse_program",
     "run",
-    "solve",
 ]

@@ -18,17 +18,15 @@ the solver both go through them.
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gridbot.deadline import check_time_limit
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Direction, Positions, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, Verdict
 
 NAME = "carrots"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -585,23 +583,6 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     return "\n\n".join(trace_parts(level, result, limit))
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots.
-
-    The time limit counts from this call: importing the solver (numpy and
-    numba, about a second the first time) comes out of it, and the solver
-    gets what is left (at least a twentieth of the limit, to answer with what
-    it has). Raises ValueError for a limit that is not a positive number.
-    """
-    start = time.monotonic()
-    limit = check_time_limit(time_limit)
-    from gridbot.solve.carrots import solve as _solve
-
-    if limit is not None:
-        limit = max(limit - (time.monotonic() - start), limit / 20)
-    return _solve(level, time_limit=limit, all_solutions=all_solutions, **options)
-
-
 __all__ = [
     "GridbotError",
     "Level",
@@ -614,7 +595,6 @@ __all__ = [
     "marked_at_start",
     "parse_program",
     "run",
-    "solve",
     "step",
     "steps",
     "turn",

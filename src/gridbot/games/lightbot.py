@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, Verdict
 
 NAME = "lightbot"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -404,15 +404,3 @@ def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     """The whole trace of `trace_parts` as one text."""
     return "\n\n".join(trace_parts(level, result, limit))
-
-
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """The fewest commands, proven; see gridbot.solve.lightbot. Loading the solver (numba, about a second on a
-    busy machine) counts against `time_limit`."""
-    from gridbot.deadline import Clock
-
-    clock = Clock(time_limit)  # checks the limit before anything is loaded
-    from gridbot.solve.lightbot import solve as _solve
-
-    left = clock.left()
-    return _solve(level, time_limit=None if left is None else max(left, 1e-3), all_solutions=all_solutions, **options)

@@ -25,7 +25,7 @@ import numpy as np
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Positions, grid_rows
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, Verdict
 
 NAME = "pellet"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -351,15 +351,6 @@ def format_trace(level: Level, walk: Walk, limit: int = 200) -> str:
 # ---------------------------------------------------------------- solving
 
 
-def solve(
-    level: Level, time_limit: float | None = None, all_solutions: bool = False, seed: int = 0, **options
-) -> SolveResult:
-    """A path through every pellet or a proof that none exists (same `seed`, same path); see gridbot.solve.pellet."""
-    from gridbot.solve.pellet import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, seed=seed, **options)
-
-
 __all__ = [
     "GridbotError",
     "Level",
@@ -370,5 +361,4 @@ __all__ = [
     "moves_of",
     "parse_program",
     "run",
-    "solve",
 ]

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction, cells, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "robos_escape"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -273,15 +273,40 @@ def run_fields(result: Run) -> dict[str, int | str | None]:
     return {"score": result.score, "coins": result.coins, "reason": result.reason}
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """The highest-scoring escape, proven best; see gridbot.solve.robos_escape."""
-    from gridbot.solve.robos_escape import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+# ---------------------------------------------------------------- the report of a solve
 
 
 def describe(level: Level, result: SolveResult) -> str:
-    """The CLI's report of a solve: score, program, what was excluded; see gridbot.solve.robos_escape."""
-    from gridbot.solve.robos_escape import describe as _describe
-
-    return _describe(level, result)
+    """The report of a solve in the game's own terms (gridbot.solve.report): the score, the program, and what the
+    search has excluded. O(1)."""
+    stats = result.stats or {}
+    name = result.level or level.name
+    searched = stats.get("searched_up_to", 0)
+    lines = []
+    if result.status == Status.UNSOLVABLE:
+        lines.append(f"{name}: unsolvable ({stats.get('reason', 'proven: no program escapes')})")
+    elif result.status == Status.TIMEOUT:
+        lines.append(f"{name}: timeout, no escape found")
+    else:
+        kind = "proven best" if result.status == Status.OPTIMAL else "not proven best"
+        lines.append(f"{name}: {result.status}, score {stats['score']} ({kind})")
+        lines.append(f"  program     {result.solution}")
+        lines.append(f"  tokens      {result.length}, coins {stats['coins']}")
+    if result.status == Status.OPTIMAL:
+        lines.append(
+            f"  proof       no program of up to {searched} tokens scores more; a longer one scores at most"
+            f" {stats['bound']}"
+        )
+    elif result.status == Status.SOLVED:
+        done = f"no program of up to {searched} tokens scores more" if searched else "nothing yet"
+        lines.append(f"  excluded    {done}")
+    elif result.status == Status.TIMEOUT:
+        lines.append(f"  excluded    no program of up to {searched} tokens escapes")
+    if "candidates" in stats:
+        lines.append(f"  candidates  {int(stats['candidates']):,}")
+    lines.append(f"  seconds     {result.seconds:.3f}")
+    if result.solutions:
+        more = " (capped: there are more)" if result.solutions_capped else ""
+        lines.append(f"  {len(result.solutions)} best programs{more}:")
+        lines.extend(f"    {s}" for s in result.solutions)
+    return "\n".join(lines)

@@ -645,8 +645,21 @@ def run_fields(result: Run) -> dict[str, Any]:
     return {"reason": result.reason}
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> SolveResult:
-    """The fewest occupied slots of a winning program, proven; see gridbot.solve.robozzle."""
-    from gridbot.solve.robozzle import solve as _solve
+# ---------------------------------------------------------------- the report of a solve
 
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+HEURISTIC_SHOWN = 0.005  # seconds a heuristic must have run for the report to say where the seconds went
+
+
+def report_lines(result: SolveResult) -> list[str]:
+    """The line the generic report of a solve adds (gridbot.solve.report): where the seconds went, when the
+    heuristic or the annealer ran long enough to show (a solve the search ends at once may start them). The
+    seconds are the solver's stats (gridbot.solve.robozzle.Spent). O(1)."""
+    stats = result.stats or {}
+    if max(stats.get("seconds_heuristic", 0.0), stats.get("seconds_annealer", 0.0)) < HEURISTIC_SHOWN:
+        return []
+    search = stats["seconds_exact"] + stats["seconds_split"]
+    last, beside = stats["seconds_unfinished"], stats["seconds_annealer"]
+    return [
+        f"  of which    heuristic {stats['seconds_heuristic']:.2f}, search {search:.2f} (its last length,"
+        f" unfinished, {last:.2f}); annealer beside {beside:.2f}"
+    ]

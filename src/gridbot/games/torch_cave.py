@@ -22,7 +22,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import grid_rows, plural
@@ -423,13 +422,6 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
 # ---------------------------------------------------------------- solving
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> SolveResult:
-    """The fewest steps from H to T with one such path, or a proof that there is none; see gridbot.solve.torch_cave."""
-    from gridbot.solve.torch_cave import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
-
-
 def describe(level: Level, result: SolveResult) -> str:
     """The CLI's human report of a solve: the verdict, the path, the light after each step and the drawn map."""
     stats = result.stats or {}
@@ -477,5 +469,4 @@ __all__ = [
     "format_trace",
     "parse_program",
     "run",
-    "solve",
 ]

@@ -609,41 +609,6 @@ def solve(
     )
 
 
-def describe(level: Level, result: SolveResult) -> str:
-    """The CLI's human report: the score, the program, and what the search has excluded. O(1)."""
-    stats = result.stats or {}
-    name = result.level or level.name
-    searched = stats.get("searched_up_to", 0)
-    lines = []
-    if result.status == Status.UNSOLVABLE:
-        lines.append(f"{name}: unsolvable ({stats.get('reason', 'proven: no program escapes')})")
-    elif result.status == Status.TIMEOUT:
-        lines.append(f"{name}: timeout, no escape found")
-    else:
-        kind = "proven best" if result.status == Status.OPTIMAL else "not proven best"
-        lines.append(f"{name}: {result.status}, score {stats['score']} ({kind})")
-        lines.append(f"  program     {result.solution}")
-        lines.append(f"  tokens      {result.length}, coins {stats['coins']}")
-    if result.status == Status.OPTIMAL:
-        lines.append(
-            f"  proof       no program of up to {searched} tokens scores more; a longer one scores at most"
-            f" {stats['bound']}"
-        )
-    elif result.status == Status.SOLVED:
-        done = f"no program of up to {searched} tokens scores more" if searched else "nothing yet"
-        lines.append(f"  excluded    {done}")
-    elif result.status == Status.TIMEOUT:
-        lines.append(f"  excluded    no program of up to {searched} tokens escapes")
-    if "candidates" in stats:
-        lines.append(f"  candidates  {int(stats['candidates']):,}")
-    lines.append(f"  seconds     {result.seconds:.3f}")
-    if result.solutions:
-        more = " (capped: there are more)" if result.solutions_capped else ""
-        lines.append(f"  {len(result.solutions)} best programs{more}:")
-        lines.extend(f"    {s}" for s in result.solutions)
-    return "\n".join(lines)
-
-
 _WARM: list[bool] = []
 
 
