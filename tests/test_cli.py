@@ -335,7 +335,7 @@ def test_solve_says_where_a_robozzle_solves_seconds_went():
 
 
 def test_solve_progress_only_on_a_terminal(fake_solver, monkeypatch):
-    monkeypatch.setattr("gridbot.cli._stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("gridbot.cli.display.stdout_is_terminal", lambda: True)
 
     def answer(level):
         progress = fake_solver.calls[-1][1]["progress"]
