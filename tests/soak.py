@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gridbot import games, generate
-from gridbot.grid import MAX_GRID_SIDE
 from gridbot.result import Status
 
 START_UP = 0.5  # seconds of interpreter start before `gridbot` begins counting
@@ -85,7 +84,7 @@ class Outcome:
 
 def max_side(game: str) -> int:
     """The largest board side `game`'s level format accepts (its module's MAX_SIDE, else the shared limit)."""
-    return int(getattr(games.get(game), "MAX_SIDE", MAX_GRID_SIDE))
+    return int(games.optional(games.get(game), "MAX_SIDE"))
 
 
 def sizes(game: str, quick: bool = False) -> list[tuple[int, int]]:
