@@ -4,7 +4,7 @@
     python benchmarks/lightbot_random.py 0-29 --cap 120 --ref ... --csv out.csv    # a slice, shorter caps
     python benchmarks/lightbot_random.py 7 --no-command                             # gridbot only, in process
 
-Level k is `gridbot.games.lightbot.random_level(w, h, k, lights=n)` with w, h
+Level k is `gridbot.generate.lightbot.random_level(w, h, k, lights=n)` with w, h
 in 3..8 and n in 3..7 drawn from random.Random(k) (heights 0 to 3). Per level:
 
 - `ref`: the C++ baseline (/work/shared/baselines/lightbot_ref, built with
@@ -61,7 +61,7 @@ class Row:
 
 def level_of(seed: int):  # noqa: ANN201 - a gridbot Level (imported late, after the clock of the start-up)
     """The benchmark's level for `seed`: sides 3..8 and 3..7 lights drawn from the seed."""
-    from gridbot.games.lightbot import random_level
+    from gridbot.generate.lightbot import random_level
 
     rng = random.Random(seed)
     width, height, lights = rng.randint(3, 8), rng.randint(3, 8), rng.randint(3, 7)

@@ -5,7 +5,7 @@ fresh child process under a memory limit and a time limit.
     python benchmarks/limits_cave_bender_robos.py --per-game 40 --only torch_cave --address-space 3
     python benchmarks/limits_cave_bender_robos.py --named-caves 1 10   # built caves, time limits 1 s and 10 s
 
-Each level is made by the game's `random_level` (sizes from tiny to the format's limit, plus hostile
+Each level is made by the game's `random_level` (gridbot.generate) (sizes from tiny to the format's limit, plus hostile
 shapes: 1 x N, N x 1, all walls, all torches or coins or blocks, huge open caves); a child process builds
 it, solves it with `time_limit`, re-runs any answer with the simulator and prints one JSON line. The
 table gives, per game, the statuses, the largest overrun of the time limit measured inside the child
@@ -34,10 +34,12 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 CHILD = """
 import json, resource, sys, time
+import gridbot
 from gridbot.games import {game} as game
-level = game.random_level({width}, {height}, {seed}, **{options!r})
+from gridbot.generate.{game} import random_level
+level = random_level({width}, {height}, {seed}, **{options!r})
 start = time.perf_counter()
-result = game.solve(level, time_limit={limit})
+result = gridbot.solve(level, time_limit={limit})
 seconds = time.perf_counter() - start
 ok = True
 if result.solution is not None:
@@ -102,12 +104,12 @@ def cases(game: str, rng: random.Random, count: int) -> list[tuple[int, int, dic
     return out
 
 
-NAMED = {  # name: code that sets `level` (random, gridbot.games.torch_cave as t imported)
-    "random 1000x1000": "level = t.random_level(1000, 1000, 1)",
-    "all torches": "level = t.random_level(1000, 1000, 3, torches=999_998, walls=0.0)",
-    "walls, no path": "level = t.random_level(1000, 1000, 4, walls=1.0, solvable=False)",
-    "open, dark": "level = t.random_level(1000, 1000, 5, torches=0, walls=0.0, solvable=False)",
-    "open, 5000 torches": "level = t.random_level(1000, 1000, 7, torches=5000, walls=0.0, solvable=False)",
+NAMED = {  # name: code that sets `level` (random, gridbot.games.torch_cave as t and its random_level imported)
+    "random 1000x1000": "level = random_level(1000, 1000, 1)",
+    "all torches": "level = random_level(1000, 1000, 3, torches=999_998, walls=0.0)",
+    "walls, no path": "level = random_level(1000, 1000, 4, walls=1.0, solvable=False)",
+    "open, dark": "level = random_level(1000, 1000, 5, torches=0, walls=0.0, solvable=False)",
+    "open, 5000 torches": "level = random_level(1000, 1000, 7, torches=5000, walls=0.0, solvable=False)",
     "cluster 300x300, 200 torches": "level = cluster(300, 200, 40, 4)",
     "cluster 1000x1000, 5000 torches": "level = cluster(1000, 5000, 120, 2)",
     "cluster 1000x1000, 20000 torches": "level = cluster(1000, 20000, 300, 3)",
@@ -117,7 +119,9 @@ NAMED = {  # name: code that sets `level` (random, gridbot.games.torch_cave as t
 
 BUILDERS = """
 import json, random, resource, time
+import gridbot
 from gridbot.games import torch_cave as t
+from gridbot.generate.torch_cave import random_level
 
 def cluster(side, n, box, seed):  # n torches in a box round H, T in the far corner
     rng = random.Random(seed)
@@ -148,7 +152,7 @@ def serpentine(side, gap):  # one corridor through every other row, a torch ever
 
 {make}
 start = time.perf_counter()
-result = t.solve(level, time_limit={limit})
+result = gridbot.solve(level, time_limit={limit})
 seconds = time.perf_counter() - start
 ok = result.solution is None or t.run(level, result.solution).verdict.won
 print(json.dumps({{"status": result.status, "length": result.length, "bound": result.lower_bound,

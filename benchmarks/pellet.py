@@ -6,7 +6,7 @@
     python benchmarks/pellet.py --no-cpsat     # without OR-tools
 
 Boards: the bundled ctf_example and tunnel; `--count40` random solvable 40x30
-boards and `--count100` random solvable 100x100 boards (gridbot.games.pellet.random_level:
+boards and `--count100` random solvable 100x100 boards (gridbot.generate.pellet.random_level:
 a random Hamiltonian path, the first `fill` of it open, the rest walls, with fills
 spread over 0.5..0.95), one full 100x100 rectangle, and `--unsolvable` random
 7x7 boards with 15% walls that have no path (found by gridbot, confirmed by the others).
@@ -99,6 +99,7 @@ def main() -> None:
 
     import gridbot
     from gridbot.games import pellet
+    from gridbot.generate.pellet import random_level
     from gridbot.solve.pellet import baseline, solve, warm_up
 
     t0 = time.perf_counter()
@@ -116,10 +117,10 @@ def main() -> None:
     ]
     fills40 = np.linspace(0.5, 0.95, max(args.count40, 1))
     for k in range(args.count40):
-        boards.append((f"r40x30 #{k} fill {fills40[k]:.2f}", pellet.random_level(40, 30, 1000 + k, fill=fills40[k])))
+        boards.append((f"r40x30 #{k} fill {fills40[k]:.2f}", random_level(40, 30, 1000 + k, fill=fills40[k])))
     fills100 = np.linspace(0.5, 0.95, max(args.count100, 1))
     for k in range(args.count100):
-        level = pellet.random_level(100, 100, 2000 + k, fill=fills100[k])
+        level = random_level(100, 100, 2000 + k, fill=fills100[k])
         boards.append((f"r100x100 #{k} fill {fills100[k]:.2f}", level))
     if args.count100:
         rows = ["." * 100 for _ in range(100)]

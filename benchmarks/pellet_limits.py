@@ -22,6 +22,7 @@ import tracemalloc
 def boards(n: int):
     """(name, level) of the big boards: open (even and odd sides), a few walls, lines, a random solvable one."""
     from gridbot.games import pellet
+    from gridbot.generate.pellet import random_level
 
     def grid(rows: int, cols: int, start=(0, 0), walls=()):
         lines = ["." * cols] * rows
@@ -34,7 +35,7 @@ def boards(n: int):
     yield "1000x1000, one wall (parity)", grid(n, n, (0, 0), ((500, 500),))
     yield "1000x1000, two walls (search)", grid(n, n, (0, 0), ((500, 500), (500, 501)))
     yield "1 x 1000", grid(1, n, (0, n - 1))
-    yield "random 1000x1000 fill 0.999", pellet.random_level(n, n, 7, fill=0.999)
+    yield "random 1000x1000 fill 0.999", random_level(n, n, 7, fill=0.999)
 
 
 def solver_figures(limit: float) -> None:

@@ -68,7 +68,7 @@ def corpus(
     rows = []
     if per_puzzle > 1:
         warm_up()
-        answers = ((i, robozzle.solve(level, time_limit=time_limit, executor=run_on)) for i, level in enumerate(loaded))
+        answers = ((i, gridbot.solve(level, time_limit=time_limit, executor=run_on)) for i, level in enumerate(loaded))
     else:
         options = {"time_limit": time_limit, "all_solutions": False}
         answers = ((i, result) for i, result, _ in batch.solve_levels(run_on, robozzle.NAME, loaded, options,
@@ -96,7 +96,7 @@ def calibrate(repeat: int = 3) -> float:
     level = gridbot.load(f"robozzle:{name}")
     best = 0.0
     for _ in range(repeat):
-        result = robozzle.solve(level, max_length=length, beam=False, workers=1)
+        result = gridbot.solve(level, max_length=length, beam=False, workers=1)
         if result.lower_bound != length + 1:  # pragma: no cover - the puzzle's optimum is above its length
             raise AssertionError(f"the calibration did not exclude every length up to {length}: {result}")
         best = max(best, result.stats["candidates"] / result.seconds)

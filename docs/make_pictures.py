@@ -12,12 +12,11 @@ True
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 
 import gridbot
-from gridbot import games, render
+from gridbot import render
 
 OUT = Path(__file__).resolve().parent / "pictures"
 # the level drawn per game: small, typical, and proven in about a second (no time limit is given, so that the
@@ -36,10 +35,10 @@ PICTURES = {
 def picture(game: str, level_name: str) -> str | None:
     """The SVG of `level_name` with its solver's program drawn (the level alone when there is none), or None
     when the game has no drawing module yet. O(the solve + the run drawn)."""
-    if importlib.util.find_spec(f"gridbot.render.{game}") is None:
+    if not render.has_drawing(game):
         return None
     level = gridbot.load(level_name)
-    result = games.get(game).solve(level)
+    result = gridbot.solve(level)
     program = result.solution if result.status in ("optimal", "solved") else None
     return render.svg(level, program)
 

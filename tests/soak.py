@@ -34,8 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridbot import games
-from gridbot.grid import MAX_GRID_SIDE
+from gridbot import games, generate
 from gridbot.result import Status
 
 START_UP = 0.5  # seconds of interpreter start before `gridbot` begins counting
@@ -85,7 +84,7 @@ class Outcome:
 
 def max_side(game: str) -> int:
     """The largest board side `game`'s level format accepts (its module's MAX_SIDE, else the shared limit)."""
-    return int(getattr(games.get(game), "MAX_SIDE", MAX_GRID_SIDE))
+    return int(games.optional(games.get(game), "MAX_SIDE"))
 
 
 def sizes(game: str, quick: bool = False) -> list[tuple[int, int]]:
@@ -161,13 +160,13 @@ def _hostile(game: str) -> list[tuple[str, str]]:
 
 
 def cases(game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int, int]] | None = None) -> list[Case]:
-    """Random levels of `game` (each size, each seed, from the game's `random_level`) and its hostile shapes."""
-    module = games.get(game)
+    """Random levels of `game` (each size, each seed, from gridbot.generate.<game>.random_level) and its hostile
+    shapes."""
     out = []
     for width, height in shapes if shapes is not None else sizes(game):
         for seed in seeds:
             try:
-                level = module.random_level(width, height, seed)
+                level = generate.random_level(game, width, height, seed)
             except ValueError:  # a size the game's format does not have (Bender's maps are 3 x 3 at least)
                 continue
             out.append(Case(game, f"random {width}x{height} seed {seed}", str(level), time_limit))

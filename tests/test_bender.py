@@ -21,6 +21,7 @@ from gridbot.cli import cli
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import bender
 from gridbot.games.bender import LOOP, Answer, Level, journey, parse_program, run
+from gridbot.generate.bender import random_level
 from gridbot.grid import Direction
 
 from .limited_child import run_limited
@@ -327,12 +328,12 @@ def test_format_trace() -> None:
 
 
 def test_solve_results_and_timeout(monkeypatch) -> None:
-    result = bender.solve(gridbot.load("bender:01"))
+    result = gridbot.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
     assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
     assert result.to_json()["solution"] == "SOUTH SOUTH EAST EAST"  # a string, as the schema of docs/cli.md says
     assert parse_program(result.to_json()["solution"]) == result.solution  # and it reads back
-    looping = bender.solve(gridbot.load("bender:11"))
+    looping = gridbot.solve(gridbot.load("bender:11"))
     assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
     assert looping.to_json()["solution"] is None  # no solution; the human output still says LOOP
     assert bender.describe(gridbot.load("bender:11"), looping) == LOOP
@@ -455,12 +456,12 @@ def test_a_million_cell_map_keeps_time_and_memory() -> None:
     him when asked, with a clear status; without them the answer is checked by the simulator."""
     level = serpentine(1000, breakers=True)
     start = time.perf_counter()
-    cut = bender.solve(level, time_limit=0.05)
+    cut = gridbot.solve(level, time_limit=0.05)
     assert cut.status == "timeout" and time.perf_counter() - start < 1.05
-    tight = bender.solve(level, memory_budget=solver.MOVE_BYTES * 100_000)
+    tight = gridbot.solve(level, memory_budget=solver.MOVE_BYTES * 100_000)
     assert tight.status == "timeout" and "memory budget" in tight.stats["reason"]
     assert "memory budget" in bender.describe(level, tight)
-    full = bender.solve(level)
+    full = gridbot.solve(level)
     assert full.status == "optimal" and full.length > 490_000 and full.stats["broken"] > 40_000
     assert run(level, full.solution).verdict.won
 
@@ -476,8 +477,8 @@ def test_trace_records_only_what_it_shows() -> None:
 def test_random_level_is_deterministic_and_mostly_reached() -> None:
     reached = 0
     for seed in range(60):
-        level = bender.random_level(30, 20, seed)
-        assert level == bender.random_level(30, 20, seed) and level.header == (20, 30)
+        level = random_level(30, 20, seed)
+        assert level == random_level(30, 20, seed) and level.header == (20, 30)
         assert (level.width, level.height) == (30, 20)
         assert set(level.rows[0]) == set(level.rows[-1]) == {"#"} and {row[0] for row in level.rows} == {"#"}
         assert len(level.teleporters) == 2
@@ -485,14 +486,14 @@ def test_random_level_is_deterministic_and_mostly_reached() -> None:
         assert reference(level) == trip.answer
         reached += not trip.loops
     assert reached >= 55  # the booth is put on his way (not when he is walled in at the start)
-    assert sum(journey(bender.random_level(30, 20, seed, reach=False)).loops for seed in range(30)) > 15
-    small = bender.random_level(3, 4, 1, teleporters=False)
+    assert sum(journey(random_level(30, 20, seed, reach=False)).loops for seed in range(30)) > 15
+    small = random_level(3, 4, 1, teleporters=False)
     assert small.height == 4 and not small.teleporters
     for bad in ((2, 5), (1001, 3), (3, 3)):
         with pytest.raises(ValueError):
-            bender.random_level(*bad, 1)
+            random_level(*bad, 1)
     with pytest.raises(ValueError):
-        bender.random_level(10, 10, 1, tiles={"@": 1.0})
+        random_level(10, 10, 1, tiles={"@": 1.0})
 
 
 @pytest.mark.clock
@@ -511,9 +512,9 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
         (500, 500, {"N": 1.0, "E": 1.0, "S": 1.0, "W": 1.0, " ": 2.0}, 1.0),
     ]
     for width, height, tiles, limit in shapes:
-        level = bender.random_level(width, height, 5, tiles=tiles)
+        level = random_level(width, height, 5, tiles=tiles)
         start = time.perf_counter()
-        result = bender.solve(level, time_limit=limit)
+        result = gridbot.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + 1.0, (width, height, tiles)
         assert result.status in ("optimal", "unsolvable", "timeout")
         if result.status == "optimal":
@@ -523,10 +524,12 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
 
 BIG_MAP_CHILD = """
 import time
+import gridbot
 from gridbot.games import bender
-level = bender.random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
+from gridbot.generate.bender import random_level
+level = random_level(1000, 1000, 3, tiles={" ": 0.8, "X": 0.1, "B": 0.05, "I": 0.05})
 start = time.perf_counter()
-result = bender.solve(level, time_limit=2)
+result = gridbot.solve(level, time_limit=2)
 print(result.status, round(time.perf_counter() - start, 2))
 """
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import gridbot
 from gridbot.games import carrots
 from gridbot.games.carrots import Level, Loop, Move, Program
+from gridbot.generate.carrots import random_level
 
 from .test_solve_carrots import small_boards
 
@@ -187,7 +188,7 @@ def naive_hop(level: Level, square: int, facing: int) -> int:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 10**6), st.floats(0.05, 1.0), st.booleans())
 def test_hop_table_follows_the_grid(width: int, height: int, seed: int, fill: float, ragged: bool) -> None:
-    level = carrots.random_level(width, height, seed, fill=fill, marked=0.3)
+    level = random_level(width, height, seed, fill=fill, marked=0.3)
     text = str(level) if ragged else "\n".join(level.rows)  # str() strips trailing void: ragged rows
     level = Level.parse(text)
     assert level.squares == tuple((r, c) for r, row in enumerate(level.rows) for c, ch in enumerate(row) if ch != " ")
@@ -206,18 +207,18 @@ def test_random_levels_are_deterministic_connected_and_filled_as_asked() -> None
     from gridbot.solve.carrots import reachable
 
     for width, height, seed, fill in [(2, 2, 0, 1.0), (40, 40, 1, 0.6), (17, 5, 2, 0.3), (1, 30, 3, 0.5)]:
-        level = carrots.random_level(width, height, seed, fill=fill)
-        assert level.rows == carrots.random_level(width, height, seed, fill=fill).rows
+        level = random_level(width, height, seed, fill=fill)
+        assert level.rows == random_level(width, height, seed, fill=fill).rows
         assert len(level.rows) <= height and len(level.rows[0]) <= width  # cropped to the squares
         assert any(row[0] != " " for row in level.rows) and any(row.rstrip() == row for row in level.rows)
         assert level.rows[0].strip() and level.rows[-1].strip()
         assert level.size == max(1, round(fill * width * height))
         assert reachable(level) == set(range(level.size))  # every square joined to S: solvable
         assert str(level).count("S") == 1
-    assert carrots.random_level(30, 30, 5).rows != carrots.random_level(30, 30, 6).rows
-    assert "O" not in str(carrots.random_level(20, 20, 7, marked=0.0))
-    assert "#" not in str(carrots.random_level(20, 20, 7, marked=1.0))
-    assert carrots.random_level(20, 20, 7, name="mine").name == "mine"
+    assert random_level(30, 30, 5).rows != random_level(30, 30, 6).rows
+    assert "O" not in str(random_level(20, 20, 7, marked=0.0))
+    assert "#" not in str(random_level(20, 20, 7, marked=1.0))
+    assert random_level(20, 20, 7, name="mine").name == "mine"
 
 
 @pytest.mark.parametrize(
@@ -226,7 +227,7 @@ def test_random_levels_are_deterministic_connected_and_filled_as_asked() -> None
 )
 def test_random_level_rejects_bad_arguments(args) -> None:
     with pytest.raises(ValueError):
-        carrots.random_level(*args)
+        random_level(*args)
 
 
 def test_the_squares_read_as_a_sequence_of_row_and_column() -> None:

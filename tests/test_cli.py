@@ -55,7 +55,8 @@ def fake_result(level, status="optimal", program="LOOP{F F R}", lower_bound=None
 
 
 class FakeSolver:
-    """Stands in for carrots.solve: records its calls and answers with `make(level)`."""
+    """Stands in for the Carrots solver (gridbot.solve.carrots.solve, behind the front that re-checks its answers):
+    records its calls and answers with `make(level)`."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[object, dict]] = []
@@ -69,7 +70,7 @@ class FakeSolver:
 @pytest.fixture
 def fake_solver(monkeypatch) -> FakeSolver:
     fake = FakeSolver()
-    monkeypatch.setattr(carrots, "solve", fake)
+    monkeypatch.setattr(gridbot.solve.solver("carrots").load(), "solve", fake)
     return fake
 
 
@@ -321,7 +322,7 @@ def test_solve_says_where_a_robozzle_solves_seconds_went():
     """A RoboZZle solve whose heuristic ran says how its seconds split between the heuristic and the search;
     one whose heuristic did not run long enough to show (whether it starts at all hangs on the machine's speed,
     so the report is built from stats here) says nothing of the kind."""
-    from gridbot.cli import _describe
+    from gridbot.solve.report import describe
     from gridbot.solve.robozzle import Spent, warm_up
 
     warm_up()  # compiled before the clock: on a fresh install, compiling would take the whole limit
@@ -330,11 +331,11 @@ def test_solve_says_where_a_robozzle_solves_seconds_went():
     for heuristic, annealer, shown in ((0.0, 0.0, False), (0.001, 0.004, False), (0.0, 0.02, True), (1.5, 0, True)):
         stats = {"candidates": 9, **Spent(heuristic=heuristic, exact=0.05, annealer=annealer).stats()}
         result = SolveResult("robozzle", "robozzle:15", "optimal", None, 4, 0.06, 4, stats)
-        assert ("of which" in _describe(result, "robozzle:15", False)) == shown, (heuristic, annealer)
+        assert ("of which" in describe(gridbot.load("robozzle:15"), result)) == shown, (heuristic, annealer)
 
 
 def test_solve_progress_only_on_a_terminal(fake_solver, monkeypatch):
-    monkeypatch.setattr("gridbot.cli._stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("gridbot.cli.display.stdout_is_terminal", lambda: True)
 
     def answer(level):
         progress = fake_solver.calls[-1][1]["progress"]

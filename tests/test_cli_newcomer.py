@@ -14,10 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 import gridbot
-from gridbot import cli as cli_module
 from gridbot import games, levels
-from gridbot.cli import _SolveStatus, cli
-from gridbot.games import carrots
+from gridbot.cli import cli, display
 from gridbot.render.terminal import STYLES, board_text
 
 
@@ -96,7 +94,7 @@ def test_show_reads_a_level_file_and_standard_input(tmp_path):
 
 
 def test_show_colours_the_board_on_a_terminal(monkeypatch):
-    monkeypatch.setattr("gridbot.cli._stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("gridbot.cli.display.stdout_is_terminal", lambda: True)
     import rich.console
 
     monkeypatch.setattr(rich.console, "Console", functools.partial(rich.console.Console, force_terminal=True))
@@ -209,7 +207,7 @@ class FakeClock:
 
 def test_the_status_line_ticks_without_reports():
     clock = FakeClock()
-    status = _SolveStatus("solving lightbot:10", clock)
+    status = display.SolveStatus("solving lightbot:10", clock)
     assert status.line() == "solving lightbot:10: starting, 0 s"
     status.update({"length": 14, "candidates": 1_234_567, "seconds": 0.5})
     clock.now += 7
@@ -220,7 +218,7 @@ def test_the_status_line_ticks_without_reports():
 
 def test_the_status_line_says_how_long_the_previous_length_took():
     clock = FakeClock()
-    status = _SolveStatus("solving x", clock)
+    status = display.SolveStatus("solving x", clock)
     status.update({"length": 3, "candidates": 10})
     clock.now += 2.5
     status.update({"length": 3, "candidates": 900})
@@ -233,7 +231,7 @@ def test_the_status_line_says_how_long_the_previous_length_took():
 
 
 def test_a_phase_shows_until_a_length_is_searched():
-    status = _SolveStatus("solving carrots:08", FakeClock())
+    status = display.SolveStatus("solving carrots:08", FakeClock())
     status.update({"phase": "loops of cost 3", "candidates": 42})
     assert status.line() == "solving carrots:08: loops of cost 3, 42 candidates, 0 s"
 
@@ -246,7 +244,7 @@ def test_the_live_display_refreshes_itself(monkeypatch):
     monkeypatch.setattr(
         rich.console, "Console", functools.partial(rich.console.Console, file=out, force_terminal=True, width=100)
     )
-    with cli_module._progress_display(True, "solving test") as progress:
+    with display.progress_display(True, "solving test") as progress:
         progress({"length": 5})
         time.sleep(1.4)
     text = out.getvalue()
@@ -256,14 +254,15 @@ def test_the_live_display_refreshes_itself(monkeypatch):
 
 def test_solve_feeds_the_display_while_on_a_terminal(monkeypatch):
     seen = []
-    monkeypatch.setattr(cli_module, "_stdout_is_terminal", lambda: True)
-    real = carrots.solve
+    monkeypatch.setattr(display, "stdout_is_terminal", lambda: True)
+    solver = gridbot.solve.solver("carrots").load()
+    real = solver.solve
 
     def solve(level, **kwargs):
         seen.append(kwargs["progress"])
         return real(level, **kwargs)
 
-    monkeypatch.setattr(carrots, "solve", solve)
+    monkeypatch.setattr(solver, "solve", solve)
     assert invoke("solve", "carrots", "2").exit_code == 0
     assert callable(seen[0])
 

@@ -158,7 +158,7 @@ def test_levels_as_tasks_give_the_same_answers(cluster, pool):
     for game in sorted({spec.split(":")[0] for spec in specs}):
         levels = [gridbot.load(spec) for spec in specs if spec.startswith(game)]
         options = {"time_limit": 60.0, "all_solutions": False}
-        alone = [_answer(gridbot.games.get(game).solve(level, time_limit=60.0)) for level in levels]
+        alone = [_answer(gridbot.solve(level, time_limit=60.0)) for level in levels]
         for run in (pool, cluster):
             streamed = list(batch.solve_levels(run, game, levels, options))
             assert [index for index, _, _ in streamed] == list(range(len(levels)))  # input order

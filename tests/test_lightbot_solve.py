@@ -19,6 +19,7 @@ import gridbot
 from gridbot.deadline import Clock, stop_requested
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
+from gridbot.generate.lightbot import random_level
 from gridbot.kernels import lightbot as kern
 from gridbot.parallel import executors
 from gridbot.solve import lightbot as solve_lightbot
@@ -485,7 +486,7 @@ def _reach_by_search(mv: np.ndarray, light: np.ndarray) -> list[int]:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 7), st.integers(0, 10**6), st.integers(0, 4))
 def test_lights_in_reach_equal_a_search_from_every_tile(width: int, height: int, seed: int, top: int) -> None:
-    level = lightbot.random_level(width, height, seed, lights=min(width * height - 1, 1 + seed % 6), max_height=top)
+    level = random_level(width, height, seed, lights=min(width * height - 1, 1 + seed % 6), max_height=top)
     t = solve_lightbot.tables(level)
     assert t.reach.tolist() == _reach_by_search(t.mv, t.light)
 
@@ -630,7 +631,7 @@ def test_a_100_by_100_board_under_a_memory_limit(tmp_path, seed: int) -> None:
     import subprocess
 
     path = tmp_path / "big.txt"
-    path.write_text(str(lightbot.random_level(100, 100, seed, lights=6)))
+    path.write_text(str(random_level(100, 100, seed, lights=6)))
     seconds = 3.0
     script = MEMORY_LIMITED.format(limit=2 * 2**30, seconds=seconds)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}

@@ -111,10 +111,10 @@ def test_an_infinite_time_limit_is_none() -> None:
 
 @pytest.mark.parametrize("game", ["carrots", "lightbot", "torch_cave", "bender", "pellet", "robos_escape"])
 def test_every_solver_refuses_a_negative_time_limit(game: str) -> None:
-    module = gridbot.games.get(game)
     level = gridbot.load(f"{game}:{levels.names(game)[0]}")
-    with pytest.raises(ValueError):
-        module.solve(level, time_limit=-1)
+    for solve in (gridbot.solve, gridbot.solve.solver(game).load().solve):  # the front, and the solver itself
+        with pytest.raises(ValueError):
+            solve(level, time_limit=-1)
 
 
 # ---------------------------------------------------------------- memory

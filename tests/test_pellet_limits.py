@@ -18,6 +18,7 @@ import pytest
 from gridbot.deadline import Clock
 from gridbot.games import pellet
 from gridbot.games.pellet import MAX_SIDE, Level
+from gridbot.generate import pellet as generator
 from gridbot.solve import pellet as solver
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
@@ -48,7 +49,7 @@ BOARDS = [
     ("1000x1000, one wall (parity)", lambda: board(N, N, (0, 0), ((500, 500),)), 0.5, {"unsolvable"}),
     ("1 x 1000 from an end", lambda: board(1, N, (0, N - 1)), 0.5, {"optimal"}),
     ("1000 x 1 from the middle", lambda: board(N, 1, (N // 2, 0)), 0.5, {"unsolvable"}),
-    ("random 1000x1000, fill 0.999", lambda: pellet.random_level(N, N, 7, fill=0.999), 2.0, {"optimal", "timeout"}),
+    ("random 1000x1000, fill 0.999", lambda: generator.random_level(N, N, 7, fill=0.999), 2.0, {"optimal", "timeout"}),
 ]
 
 

@@ -11,6 +11,7 @@ import gridbot
 from gridbot.deadline import Clock
 from gridbot.games import pellet
 from gridbot.games.pellet import Level
+from gridbot.generate import pellet as generator
 from gridbot.kernels import pellet as kern
 from gridbot.solve import pellet as solver
 from gridbot.solve.pellet import Board, rectangle_path, solve
@@ -274,13 +275,13 @@ def test_bundled_boards_are_solved(name: str) -> None:
 
 def test_random_levels_are_solvable_and_reproducible() -> None:
     for seed in range(6):
-        level = pellet.random_level(12, 9, seed, fill=0.4 + 0.1 * seed)
-        assert level == pellet.random_level(12, 9, seed, fill=0.4 + 0.1 * seed)
+        level = generator.random_level(12, 9, seed, fill=0.4 + 0.1 * seed)
+        assert level == generator.random_level(12, 9, seed, fill=0.4 + 0.1 * seed)
         assert_valid(level, solve(level, time_limit=30))
 
 
 def test_same_seed_same_path() -> None:
-    level = pellet.random_level(30, 20, 5, fill=0.7)
+    level = generator.random_level(30, 20, 5, fill=0.7)
     a = solve(level, seed=3)
     b = solve(level, seed=3)
     assert str(a.solution) == str(b.solution)
@@ -290,7 +291,7 @@ def test_same_seed_same_path() -> None:
 
 @pytest.mark.clock
 def test_time_limit_gives_timeout() -> None:
-    level = pellet.random_level(100, 100, 1, fill=0.8)
+    level = generator.random_level(100, 100, 1, fill=0.8)
     result = solve(level, time_limit=0.001)
     assert result.status == "timeout"
     assert result.solution is None
@@ -299,7 +300,7 @@ def test_time_limit_gives_timeout() -> None:
 
 def test_progress_is_reported() -> None:
     seen: list[dict] = []
-    level = pellet.random_level(100, 100, 2, fill=0.8)
+    level = generator.random_level(100, 100, 2, fill=0.8)
     result = solver.solve(level, time_limit=60, progress=seen.append)
     assert_valid(level, result)
     assert seen and "candidates" in seen[0] and "seconds" in seen[0]

@@ -272,7 +272,7 @@ def test_each_drawn_game_renders_a_solved_run(game, tmp_path):
     module = games.get(game)
     spec = quickest(game)
     level = gridbot.load(spec)
-    result = module.solve(level, time_limit=60)
+    result = gridbot.solve(level, time_limit=60)
     assert result.solution is not None, result
     text = str(result.solution)
     program = module.parse_program(text)
@@ -356,7 +356,7 @@ def test_render_solve_without_an_answer_exits_1(monkeypatch, tmp_path):
     def nothing(level, **kwargs):
         return SolveResult("carrots", level.name, "timeout", None, None, 0.1, 3)
 
-    monkeypatch.setattr(carrots, "solve", nothing)
+    monkeypatch.setattr(gridbot.solve.solver("carrots").load(), "solve", nothing)
     result = invoke("render", "carrots", "12", "--solve", "--time-limit", "1", "-o", str(tmp_path / "x.svg"))
     assert_one_line_error(result, "no program to draw for carrots:12", status=1)
     assert not (tmp_path / "x.svg").exists()

@@ -10,6 +10,7 @@ import pytest
 import gridbot
 from gridbot import levels, render
 from gridbot.games import bender
+from gridbot.generate.bender import random_level
 from gridbot.render import bender as drawing
 
 from . import render_checks as checks
@@ -23,7 +24,7 @@ def _load(name: str) -> bender.Level:
 
 def _answer(level: bender.Level) -> str:
     """His answer as the solver gives it: the moves, or LOOP."""
-    result = bender.solve(level, time_limit=60)
+    result = gridbot.solve(level, time_limit=60)
     return bender.LOOP if result.status == "unsolvable" else str(result.solution)
 
 
@@ -113,7 +114,7 @@ def test_golden() -> None:
 
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_maps_stay_legible(side: int) -> None:
-    level = bender.random_level(side, side, seed=side)
+    level = random_level(side, side, seed=side)
     scene = render.scene(level, "")
     assert scene.board is not None and scene.width <= 820 and scene.height <= 820
     checks.check_text_fits(scene)

@@ -15,6 +15,7 @@ from PIL import Image
 import gridbot
 from gridbot import levels, render
 from gridbot.games import lightbot
+from gridbot.generate.lightbot import random_level
 from gridbot.render import lightbot as drawing
 from gridbot.render import svg_text
 from gridbot.render.scene import Line, Text
@@ -117,13 +118,13 @@ def test_same_input_same_bytes(solved: tuple[lightbot.Level, lightbot.Program]) 
 
 
 def test_big_boards_drop_the_numbers() -> None:
-    level = lightbot.random_level(100, 100, 2, lights=50, max_height=9)
+    level = random_level(100, 100, 2, lights=50, max_height=9)
     scene = render.scene(level, "main: FJRFJLJ")
     assert scene.board is not None and scene.board.cell == 8
     assert not any(s.cls == "height" for s in scene.shapes)
     assert any(s.cls == "beacon" for s in scene.shapes)  # the robot is found on a big board
     assert checks.count_class(svg_text.to_svg(scene), "cell") == 100 * 100
-    middle = lightbot.random_level(32, 32, 1, lights=20, max_height=5)
+    middle = random_level(32, 32, 1, lights=20, max_height=5)
     scene = render.scene(middle)
     assert scene.board is not None and 14 <= scene.board.cell < 32
     heights = [s for s in scene.shapes if isinstance(s, Text) and s.cls == "height"]

@@ -10,6 +10,7 @@ import pytest
 import gridbot
 from gridbot import levels, render
 from gridbot.games import pellet
+from gridbot.generate.pellet import random_level
 from gridbot.render import pellet as drawing
 
 from . import render_checks as checks
@@ -24,7 +25,7 @@ def tunnel() -> pellet.Level:
 
 @pytest.fixture(scope="module")
 def solution(tunnel: pellet.Level) -> str:
-    result = pellet.solve(tunnel, time_limit=60)
+    result = gridbot.solve(tunnel, time_limit=60)
     assert result.solution is not None
     return str(result.solution)
 
@@ -84,8 +85,8 @@ def test_golden() -> None:
 
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_boards_stay_legible(side: int) -> None:
-    level = pellet.random_level(side, side, seed=side)
-    moves = pellet.solve(level, time_limit=60).solution
+    level = random_level(side, side, seed=side)
+    moves = gridbot.solve(level, time_limit=60).solution
     assert moves is not None
     scene = render.scene(level, moves, step=side)
     assert scene.board is not None and scene.width <= 820 and scene.height <= 820

@@ -28,7 +28,7 @@ NAMES = levels.names("robos_escape")
 def solved() -> tuple[robos_escape.Level, robos_escape.Program]:
     """A bundled level whose best escape, found here by the solver, fires the laser."""
     level = gridbot.load("robos_escape:03")
-    result = robos_escape.solve(level, time_limit=60)
+    result = gridbot.solve(level, time_limit=60)
     assert result.solution is not None
     assert "X" in str(result.solution)
     return level, result.solution

@@ -17,6 +17,7 @@ import gridbot
 from gridbot import levels, render
 from gridbot.errors import ProgramError
 from gridbot.games import robozzle
+from gridbot.generate.robozzle import random_level
 from gridbot.render import raster, svg_text
 from gridbot.render import robozzle as drawing
 from gridbot.render.scene import Rect, Scene
@@ -143,7 +144,7 @@ def test_same_input_same_bytes() -> None:
 
 
 def test_big_boards() -> None:
-    level = robozzle.random_level(100, 100, 3, stars=30, holes=0.2)
+    level = random_level(100, 100, 3, stars=30, holes=0.2)
     scene = render.scene(level, "F1: F rR")
     assert scene.board is not None and scene.board.cell == 8
     assert checks.count_class(svg_text.to_svg(scene), "cell") == 100 * 100

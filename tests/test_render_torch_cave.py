@@ -10,6 +10,7 @@ import pytest
 import gridbot
 from gridbot import levels, render
 from gridbot.games import torch_cave
+from gridbot.generate.torch_cave import random_level
 from gridbot.render import torch_cave as drawing
 
 from . import render_checks as checks
@@ -24,7 +25,7 @@ def cave() -> torch_cave.Level:
 
 @pytest.fixture(scope="module")
 def solution(cave: torch_cave.Level) -> str:
-    result = torch_cave.solve(cave, time_limit=60)
+    result = gridbot.solve(cave, time_limit=60)
     assert result.solution is not None
     return str(result.solution)
 
@@ -118,8 +119,8 @@ def test_golden(cave: torch_cave.Level) -> None:
 
 @pytest.mark.parametrize("side", [32, 100])
 def test_big_caves_stay_legible(side: int) -> None:
-    level = torch_cave.random_level(side, side, seed=side)
-    path = torch_cave.solve(level, time_limit=60).solution
+    level = random_level(side, side, seed=side)
+    path = gridbot.solve(level, time_limit=60).solution
     assert path is not None
     scene = render.scene(level, path)
     assert scene.board is not None and scene.width <= 820 and scene.height <= 820

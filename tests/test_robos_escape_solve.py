@@ -17,6 +17,7 @@ from gridbot.cli import cli
 from gridbot.deadline import Clock, Timeout
 from gridbot.games import robos_escape
 from gridbot.games.robos_escape import Level, Program
+from gridbot.generate import robos_escape as generator
 from gridbot.parallel import executors
 from gridbot.result import SolveResult
 from gridbot.solve import robos_escape as solver
@@ -285,17 +286,17 @@ def test_pausing_on_work_changes_nothing() -> None:
 def test_random_level_is_deterministic_valid_and_solvable() -> None:
     for width, height in ((2, 1), (1, 2), (1, 10), (10, 1), (4, 3), (10, 10)):
         for seed in range(4):
-            level = robos_escape.random_level(width, height, seed)
-            assert level == robos_escape.random_level(width, height, seed)
+            level = generator.random_level(width, height, seed)
+            assert level == generator.random_level(width, height, seed)
             assert (len(level.rows[0]), len(level.rows)) == (width, height)
     for seed in range(12):  # solvable by construction: small ones solve to an escape
-        level = robos_escape.random_level(4, 3, seed)
+        level = generator.random_level(4, 3, seed)
         assert solve(level, time_limit=20).status == "optimal", str(level)
     for bad in ((0, 3), (11, 2), (1, 1)):
         with pytest.raises(ValueError):
-            robos_escape.random_level(*bad, 1)
+            generator.random_level(*bad, 1)
     with pytest.raises(ValueError):
-        robos_escape.random_level(3, 3, 1, coins=5, blocks=3)
+        generator.random_level(3, 3, 1, coins=5, blocks=3)
 
 
 HOSTILE = [  # (width, height, random_level options)
@@ -321,7 +322,7 @@ def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
     solver.warm_up()
     for width, height, options in HOSTILE:
         for seed in range(2):
-            level = robos_escape.random_level(width, height, seed, **options)
+            level = generator.random_level(width, height, seed, **options)
             start = time.perf_counter()
             result = solve(level, time_limit=limit)
             assert time.perf_counter() - start <= limit + 1.0, (str(level), options)

@@ -11,7 +11,7 @@ import importlib
 
 import pytest
 
-from gridbot import games
+from gridbot import games, generate
 from tests import soak
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
@@ -56,9 +56,9 @@ def test_every_level_ends_in_time_with_a_clear_status(case: soak.Case, tmp_path)
 def test_random_levels_print_as_text_that_parses_back(game: str) -> None:
     module = games.get(game)
     for seed in range(5):
-        level = module.random_level(6, 5, seed)
+        level = generate.random_level(game, 6, 5, seed)
         assert module.Level.parse(str(level), name=level.name) == level
-        assert module.random_level(6, 5, seed) == level  # the same arguments give the same level
+        assert generate.of(game).random_level(6, 5, seed) == level  # the same arguments give the same level
 
 
 def test_a_case_over_its_bound_or_with_a_traceback_fails() -> None:

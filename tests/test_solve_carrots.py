@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import gridbot
 from gridbot.games import carrots
 from gridbot.games.carrots import Level, Loop, Move, Program
+from gridbot.generate.carrots import random_level
 from gridbot.solve.carrots import solve, walk
 
 from . import brute_carrots as brute
@@ -321,7 +322,7 @@ def test_walk_is_iterative_on_deep_boards() -> None:
 def test_tour_kernel_and_twin_agree_and_the_tour_completes(width: int, height: int, seed: int, fill: float) -> None:
     from gridbot.solve.carrots import _kernel_tour, _py_tour
 
-    level = carrots.random_level(width, height, seed, fill=fill, marked=0.2)
+    level = random_level(width, height, seed, fill=fill, marked=0.2)
     marked = carrots.marked_at_start(level)
     codes, unreached, seen = _py_tour(level, marked)
     assert (codes, unreached, seen) == _kernel_tour(level, marked)
@@ -464,7 +465,9 @@ def test_greedy_and_smallest_counts_stop_at_their_deadline() -> None:
 FRESH_CHILD = """
 import importlib.abc, sys, time
 import numba, numpy  # imported beforehand, so that only the delay below makes importing the solver slow
+import gridbot
 from gridbot.games import carrots
+from gridbot.generate.carrots import random_level
 
 
 class SlowImport(importlib.abc.MetaPathFinder):
@@ -474,11 +477,11 @@ class SlowImport(importlib.abc.MetaPathFinder):
         return None
 
 
-level = carrots.random_level(20, 20, 1)
+level = random_level(20, 20, 1)
 start = time.perf_counter()
-if sys.argv[1] == "api":  # the game's solve: importing the solver counts in the limit
+if sys.argv[1] == "api":  # the front, gridbot.solve: importing the solver counts in the limit
     sys.meta_path.insert(0, SlowImport())
-    result = carrots.solve(level, time_limit=float(sys.argv[2]))
+    result = gridbot.solve(level, time_limit=float(sys.argv[2]))
 else:  # the solver's own solve, imported first: loading the kernels counts in the limit
     from gridbot.solve.carrots import solve
     start = time.perf_counter()
@@ -514,7 +517,7 @@ def test_random_levels_answer_verified_within_the_time_bound() -> None:
     for i in range(52):
         width, height = sides[i % len(sides)]
         fill = (0.3, 0.6, 0.9, 1.0)[i % 4]
-        boards.append(carrots.random_level(width, height, seed=i, fill=fill, marked=(0.0, 0.2)[i % 2]))
+        boards.append(random_level(width, height, seed=i, fill=fill, marked=(0.0, 0.2)[i % 2]))
     statuses = set()
     for i, level in enumerate(boards):
         limit = 0.5 if level.size > 30 else (0.5, 1.0, 2.0)[i % 3]

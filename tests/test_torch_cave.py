@@ -20,6 +20,7 @@ from gridbot.cli import cli
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.games import torch_cave
 from gridbot.games.torch_cave import Level, Path, parse_program, run
+from gridbot.generate.torch_cave import random_level
 
 from . import brute_torch_cave as brute
 from .limited_child import run_limited
@@ -47,7 +48,7 @@ def invoke(*args: str):
 
 
 def optimum(level: Level, **options) -> int | None:
-    result = torch_cave.solve(level, **options)
+    result = gridbot.solve(level, **options)
     assert result.status in ("optimal", "unsolvable")
     if result.status == "unsolvable":
         assert result.solution is None and result.length is None
@@ -203,7 +204,7 @@ def test_format_trace_draws_the_path_and_the_light() -> None:
 def test_official_sample_is_73_steps() -> None:
     level = gridbot.load("torch_cave:prob16_sample")
     assert len(level.torches) == 5
-    result = torch_cave.solve(level)
+    result = gridbot.solve(level)
     assert (result.status, result.length, result.lower_bound) == ("optimal", 73, 73)
     assert brute.fewest_steps(level) == 73
     walk = run(level, result.solution)
@@ -211,13 +212,13 @@ def test_official_sample_is_73_steps() -> None:
 
 
 def test_no_path_is_a_proof_with_a_reason() -> None:
-    walled = torch_cave.solve(Level.parse("H.x.T"))
+    walled = gridbot.solve(Level.parse("H.x.T"))
     assert walled.status == "unsolvable" and "walls" in walled.stats["reason"]
-    dark = torch_cave.solve(Level.parse("H" + "." * 20 + "T\n" + "x" * 22 + "\nt"))
+    dark = gridbot.solve(Level.parse("H" + "." * 20 + "T\n" + "x" * 22 + "\nt"))
     assert dark.status == "unsolvable" and "light" in dark.stats["reason"]
     assert dark.proven_impossible == 0
     # a torch beyond a wall is ignored; one on the way makes the trip possible
-    lit = torch_cave.solve(Level.parse("H" + "." * 10 + "t" + "." * 9 + "T\n" + "x" * 22 + "\nt"))
+    lit = gridbot.solve(Level.parse("H" + "." * 10 + "t" + "." * 9 + "T\n" + "x" * 22 + "\nt"))
     assert lit.status == "optimal" and lit.length == 21 and lit.stats["torches"] == 1
 
 
@@ -322,9 +323,9 @@ def cluster_cave(seed: int) -> Level:
 @pytest.mark.clock
 def test_time_limit_gives_a_lower_bound() -> None:
     level = cluster_cave(1)
-    result = torch_cave.solve(level, time_limit=1e-9)
+    result = gridbot.solve(level, time_limit=1e-9)
     assert result.status in ("timeout", "solved")
-    exact = torch_cave.solve(level)
+    exact = gridbot.solve(level)
     assert exact.status == "optimal"
     assert result.lower_bound <= exact.length
     if result.status == "solved":
@@ -426,7 +427,7 @@ def test_rows_dropped_for_memory_keep_the_answer() -> None:
     """A budget that holds a few rows only: rows are dropped and computed again, and the answers do not change."""
     dropped = 0
     for level in seeded_caves(17, 600):
-        result = torch_cave.solve(level, shortcuts=False, memory_budget=3000)
+        result = gridbot.solve(level, shortcuts=False, memory_budget=3000)
         assert result.status in ("optimal", "unsolvable")
         assert (result.length if result.status == "optimal" else None) == brute.fewest_steps(level), str(level)
         dropped += result.stats.get("rows_dropped", 0)
@@ -465,7 +466,7 @@ def test_front_of_wide_masks_agrees_with_the_list_front(monkeypatch) -> None:
 def test_light_horizon_proves_no_path_at_once() -> None:
     """Rule 7: five torches 14 apart light 90 steps at most; T is 200 away: no path, with no search at all."""
     row = "H" + "".join("." * 13 + "t" for _ in range(5)) + "." * 130 + "T"
-    result = torch_cave.solve(Level.parse(row))
+    result = gridbot.solve(Level.parse(row))
     assert result.status == "unsolvable" and "no walk lasts more than 90 steps" in result.stats["reason"]
     assert result.stats["labels"] == 0 and "keys" not in result.stats
     assert brute.fewest_steps(Level.parse(row)) is None
@@ -476,7 +477,7 @@ def test_torches_outside_the_ellipse_are_not_keys() -> None:
     torches 43 rows down lies beyond any walk's reach (horizon 30), so only one torch is a key."""
     text = "H" + "." * 16 + "T\n." + "x" * 17 + "\nt\n" + "\n".join(["." * 18] * 40) + "\n" + "t" * 18
     level = Level.parse(text)
-    result = torch_cave.solve(level)
+    result = gridbot.solve(level)
     assert (result.status, result.length) == ("optimal", 21)
     assert result.stats["keys"] == 1 and result.stats["torches"] == 19
     assert optimum(level, shortcuts=False) == 21
@@ -485,12 +486,12 @@ def test_torches_outside_the_ellipse_are_not_keys() -> None:
 def test_lit_shortest_path_is_optimal_at_once() -> None:
     """Rule 8 gives d(H, T) when some shortest path never runs dark, and only then."""
     lit = Level.parse("H" + "." * 13 + "t" + "." * 13 + "t" + "." * 5 + "T")
-    result = torch_cave.solve(lit)
+    result = gridbot.solve(lit)
     assert (result.status, result.length, result.stats["labels"]) == ("optimal", 34, 0)
     assert result.stats["proof"] == "a shortest path is lit all the way"
     # the shortest path (along the top) is dark; the way round by the torch is two steps longer
     dark = Level.parse("H" + "." * 16 + "T\n" + "x" * 17 + ".\n" + "t" + "." * 17)
-    result = torch_cave.solve(dark)
+    result = gridbot.solve(dark)
     assert "proof" not in result.stats and result.status == "unsolvable" or result.length > 17
     assert optimum(dark) == brute.fewest_steps(dark)
 
@@ -601,7 +602,7 @@ def test_run_agrees_with_the_move_and_enter_rules() -> None:
 
 
 def test_cave_past_the_memory_budget_is_a_clear_timeout() -> None:
-    result = torch_cave.solve(gridbot.load("torch_cave:prob16_sample"), memory_budget=1000)
+    result = gridbot.solve(gridbot.load("torch_cave:prob16_sample"), memory_budget=1000)
     assert result.status == "timeout" and "memory budget" in result.stats["reason"]
 
 
@@ -610,9 +611,9 @@ def test_labels_past_the_memory_budget_stop_with_a_reason(monkeypatch) -> None:
     monkeypatch.setattr(solver, "MEMORY_EVERY", 1)
     monkeypatch.setattr(solver, "CHECK_EVERY", 1)
     level = cluster_cave(1)
-    exact = torch_cave.solve(level)
+    exact = gridbot.solve(level)
     assert exact.status == "optimal" and exact.stats["labels"] > 2000
-    result = torch_cave.solve(level, memory_budget=2 * (solver.LABEL_BYTES + 16) * 1000)  # about 1000 labels
+    result = gridbot.solve(level, memory_budget=2 * (solver.LABEL_BYTES + 16) * 1000)  # about 1000 labels
     assert result.status in ("solved", "timeout") and "labels filled the memory budget" in result.stats["reason"]
     assert result.lower_bound <= exact.length
     if result.status == "solved":
@@ -631,7 +632,7 @@ def test_the_issue_cave_keeps_its_time_limit() -> None:
     level = Level.parse("\n".join(map("".join, grid)))
     for options in ({}, {"shortcuts": False}):
         start = time.perf_counter()
-        result = torch_cave.solve(level, time_limit=1, **options)
+        result = gridbot.solve(level, time_limit=1, **options)
         assert time.perf_counter() - start < 2.0, options
         assert result.status in ("optimal", "solved", "timeout")
         if result.solution is not None:
@@ -641,18 +642,18 @@ def test_the_issue_cave_keeps_its_time_limit() -> None:
 def test_random_level_is_deterministic_valid_and_solvable() -> None:
     for width, height in ((2, 1), (1, 2), (1, 40), (40, 1), (7, 5), (30, 12)):
         for seed in range(5):
-            level = torch_cave.random_level(width, height, seed)
-            assert level == torch_cave.random_level(width, height, seed)
+            level = random_level(width, height, seed)
+            assert level == random_level(width, height, seed)
             assert (level.width, level.height) == (width, height)
             assert optimum(level) is not None  # solvable by construction
-    assert torch_cave.random_level(30, 12, 1).rows != torch_cave.random_level(30, 12, 2).rows
-    crowded = torch_cave.random_level(10, 10, 3, torches=98, walls=1.0, solvable=False)
+    assert random_level(30, 12, 1).rows != random_level(30, 12, 2).rows
+    crowded = random_level(10, 10, 3, torches=98, walls=1.0, solvable=False)
     assert len(crowded.torches) == 98
     for bad in ((0, 5), (1, 1), (1001, 2)):
         with pytest.raises(ValueError):
-            torch_cave.random_level(*bad, 1)
+            random_level(*bad, 1)
     with pytest.raises(ValueError):
-        torch_cave.random_level(3, 3, 1, torches=8)
+        random_level(3, 3, 1, torches=8)
 
 
 HOSTILE = [  # (width, height, random_level options, time limit)
@@ -679,9 +680,9 @@ def test_random_and_hostile_caves_keep_the_time_limit() -> None:
 
     kern.compiled()
     for width, height, options, limit in HOSTILE:
-        level = torch_cave.random_level(width, height, 7, **options)
+        level = random_level(width, height, 7, **options)
         start = time.perf_counter()
-        result = torch_cave.solve(level, time_limit=limit)
+        result = gridbot.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + max(1.0, limit / 10), (width, height, options)
         assert result.status in ("optimal", "solved", "unsolvable", "timeout")
         if result.solution is not None:
@@ -693,6 +694,7 @@ def test_random_and_hostile_caves_keep_the_time_limit() -> None:
 
 CHILD = """
 import random, time
+import gridbot
 from gridbot.games import torch_cave
 rng = random.Random(3)
 grid = [["x" if rng.random() < 0.1 else " " for _ in range(1000)] for _ in range(1000)]
@@ -704,7 +706,7 @@ for _ in range(5000):
         grid[r][c] = "t"
 level = torch_cave.Level.parse("\\n".join(map("".join, grid)))
 start = time.perf_counter()
-result = torch_cave.solve(level, time_limit=2)
+result = gridbot.solve(level, time_limit=2)
 seconds = time.perf_counter() - start
 if result.solution is not None:
     assert torch_cave.run(level, result.solution).verdict.won
@@ -750,7 +752,7 @@ def test_a_half_million_step_answer_is_checked_and_shown_quickly() -> None:
                 grid[r][c] = "t"
     grid[side - 2][0] = "T"  # the end of the corridor
     level = Level.parse("\n".join(map("".join, grid)))
-    result = torch_cave.solve(level)
+    result = gridbot.solve(level)
     assert (result.status, result.length) == ("optimal", 500_498)
     start = time.perf_counter()
     walk = run(level, result.solution)

@@ -12,6 +12,11 @@ class GridbotError(Exception):
     """Base of every error gridbot raises on purpose (bad levels, bad programs)."""
 
 
+class WrongAnswer(GridbotError):
+    """A solver's answer that the game's simulator rejects (gridbot.solve.check): a bug in the solver, never bad
+    input. The command line reports it as a failed re-check and exits with status 1."""
+
+
 class LevelError(GridbotError):
     """A level text that cannot be read; knows the source, line and column (1-based)."""
 
@@ -47,7 +52,3 @@ class ProgramError(GridbotError):
     def __str__(self) -> str:
         where = f"program:1:{self.column}" if self.column else "program"
         return f"{where}: {self.message}"
-
-
-class WrongAnswer(GridbotError):
-    """A solver's answer that the game's simulator rejects: a bug in gridbot, never a property of the level."""

@@ -134,8 +134,14 @@ def cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
             yield r, c, ch
 
 
-def plural(n: int, word: str) -> str:
-    """`1 step`, `2 steps`."""
+def plural(n: int, word: str, *, unit: bool = False) -> str:
+    """`1 step`, `2 steps`. With `unit`, `word` is a game's UNIT, which games name in the plural (`tokens`).
+
+    >>> plural(1, "step"), plural(2, "step"), plural(1, "slots", unit=True), plural(0, "slots", unit=True)
+    ('1 step', '2 steps', '1 slot', '0 slots')
+    """
+    if unit and word.endswith("s"):
+        word = word[:-1]
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 

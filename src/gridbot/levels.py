@@ -93,7 +93,7 @@ def is_file(spec: str | os.PathLike[str]) -> bool:
 
 def max_bytes(game: str) -> int:
     """The largest level text `game` reads: its module's MAX_LEVEL_BYTES, else the shared cap."""
-    return int(getattr(games.get(game), "MAX_LEVEL_BYTES", MAX_LEVEL_BYTES))
+    return int(games.optional(games.get(game), "MAX_LEVEL_BYTES") or MAX_LEVEL_BYTES)
 
 
 def _limit_text(limit: int) -> str:
@@ -207,7 +207,7 @@ def load(spec: str | os.PathLike[str], game: str | None = None) -> Any:
 def read_program(source: str, game: str) -> str:
     """The text of a program given as a file path or `-` (standard input), read with a cap of MAX_PROGRAM_BYTES
     (a game module's own MAX_PROGRAM_BYTES when it has one); GridbotError if it cannot be read. O(its size)."""
-    limit = int(getattr(games.get(game), "MAX_PROGRAM_BYTES", MAX_PROGRAM_BYTES))
+    limit = int(games.optional(games.get(game), "MAX_PROGRAM_BYTES") or MAX_PROGRAM_BYTES)
     if source == STDIN:
         wait = None if sys.stdin.isatty() else READ_TIMEOUT
         return decode(read_capped(sys.stdin.buffer, limit, "<stdin>", wait, "program"), "<stdin>")

@@ -1,33 +1,25 @@
-"""The games gridbot knows, each a module with the same face.
+"""The games gridbot knows: the rules of each, one module a game, and nothing else.
 
-A game module defines: `NAME`; `Level` with `Level.parse(text, name)` (and
-`str(level)` giving text that parses back to it); `parse_program(text)` (the
-solution's text form); `run(level, solution)` returning an object with a
-`verdict` (gridbot.result.Verdict); `format_trace`; `solve(level,
-time_limit=None, all_solutions=False, progress=None)` returning a
-gridbot.result.SolveResult; `random_level(width, height, seed)` (the soak
-suite, tests/soak.py, solves its levels); and `SUMMARY`, the game's line in
-`gridbot --help` (a solution's syntax in brief: what it must do; what its
-length counts; at most 62 characters, so that help fits 80 columns).
-Optional: `MAX_PROGRAM_BYTES` (the most a program file may hold, default
-levels.MAX_PROGRAM_BYTES), `UNIT` (what a solution's
-length counts, default "tokens"), `SOLUTION` (what a solution is called,
-default "program"), `SIZE` (what `gridbot levels` counts, e.g. "star"),
-`MAX_SIDE` (the largest board side the format takes), `MAX_LEVEL_BYTES` (the
-most a level text may hold), `LISTS_ALL = False` when the solver returns one
-answer only (the CLI then refuses `--all`), `describe(level, result)` for a
-game's own report, `run_fields(run)` a dict of extra facts about a run that
-`gridbot run` prints and adds to its JSON, `trace_parts(level, run, limit)`
-the trace as pieces that `run --trace` prints as they are made. Add a game by
-writing such a module and naming it in GAMES.
+A game module keeps the contract of gridbot.games.protocol: what every game offers (`Game`: NAME, SUMMARY,
+Level, parse_program, run, format_trace) and what a game may add (`Extras`: UNIT, LISTS_ALL, describe,
+run_fields, ..., read through `optional`, which gives the default of one a game leaves out). The rules import
+nothing of gridbot above the bottom layer (errors, grid, result, deadline): a game's solver is in
+gridbot.solve.<game> (found through the registry of gridbot.solve), its generator of random levels in
+gridbot.generate.<game>, its drawing in gridbot.render.<game>. Add a game by writing such a module and naming it
+in GAMES (docs/development.md, "Adding a game").
+
+>>> of(get("carrots").Level.parse("S##")).NAME
+'carrots'
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 from gridbot.errors import GridbotError
+from gridbot.games.protocol import DEFAULTS, Extras, Game, optional
 
 GAMES = ("carrots", "pellet", "torch_cave", "bender", "lightbot", "robos_escape", "robozzle")
 
@@ -38,3 +30,16 @@ def get(name: str) -> ModuleType:
     if key not in GAMES:
         raise GridbotError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
     return importlib.import_module(f"gridbot.games.{key}")
+
+
+def of(level: Any) -> ModuleType:
+    """The module of the game `level` belongs to, found from its type (gridbot.games.<game>.Level); GridbotError
+    for anything that is not a game's level. O(1)."""
+    for kind in type(level).__mro__:
+        home, _, game = kind.__module__.rpartition(".")
+        if home == __name__ and game in GAMES:
+            return get(game)
+    raise GridbotError(f"not a level of any game: a {type(level).__name__} (known games: {', '.join(GAMES)})")
+
+
+__all__ = ["DEFAULTS", "GAMES", "Extras", "Game", "get", "of", "optional"]

@@ -18,18 +18,15 @@ the solver both go through them.
 from __future__ import annotations
 
 import itertools
-import random
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from gridbot.deadline import check_time_limit
 from gridbot.errors import GridbotError, LevelError, ProgramError
-from gridbot.grid import MAX_GRID_SIDE, Direction, Positions, grid_rows
+from gridbot.grid import Direction, Positions, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, Verdict
 
 NAME = "carrots"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -140,57 +137,6 @@ class Level:
 _LEVEL_CHARS = frozenset((VOID, SQUARE, MARKED, START))
 _MARK_BITS = str.maketrans({SQUARE: "0", MARKED: "1", START: "1"})
 _MARK_CHARS = str.maketrans({"0": "#", "1": "o"})
-
-
-def random_level(width: int, height: int, seed: int, fill: float = 0.6, marked: float = 0.1, name: str = "") -> Level:
-    """A random board, solvable by construction: one region of squares grown from `S`.
-
-    Squares are added one at a time at a random free cell next to the region
-    (so every square is joined to `S` through neighbours, and a tour marks them
-    all) until `fill` of the width x height cells are squares; each square but
-    `S` is `O` (already marked) with probability `marked`, and the rest of the
-    grid is void; the board is then cropped to the squares' bounding box (so
-    that it prints as text that parses back to it). The same arguments give
-    the same board (Python's `random` with `seed`). Raises ValueError for sides
-    outside 1..1000 or `fill`, `marked` outside their ranges.
-    O(width x height).
-    """
-    if not (1 <= width <= MAX_GRID_SIDE and 1 <= height <= MAX_GRID_SIDE):
-        raise ValueError(f"board sides must be 1 to {MAX_GRID_SIDE}, not {width} x {height}")
-    if not 0 < fill <= 1:
-        raise ValueError(f"fill must be in (0, 1], not {fill!r}")
-    if not 0 <= marked <= 1:
-        raise ValueError(f"marked must be in [0, 1], not {marked!r}")
-    rng = random.Random(seed)
-    cells = width * height
-    wanted = max(1, round(fill * cells))
-    grid = [VOID] * cells
-    first = rng.randrange(cells)
-    grid[first] = START
-    frontier: list[int] = []  # free cells next to the region (may repeat; stale ones are skipped)
-    placed = 1
-
-    def grow(cell: int) -> None:
-        r, c = divmod(cell, width)
-        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
-            if 0 <= r + dr < height and 0 <= c + dc < width and grid[cell + dr * width + dc] == VOID:
-                frontier.append(cell + dr * width + dc)
-
-    grow(first)
-    while placed < wanted and frontier:
-        i = rng.randrange(len(frontier))
-        frontier[i], frontier[-1] = frontier[-1], frontier[i]
-        cell = frontier.pop()
-        if grid[cell] != VOID:
-            continue
-        grid[cell] = MARKED if rng.random() < marked else SQUARE
-        placed += 1
-        grow(cell)
-    rows = ["".join(grid[r * width : (r + 1) * width]) for r in range(height)]
-    used = [r for r, row in enumerate(rows) if row.strip()]
-    left = min(len(row) - len(row.lstrip()) for row in rows if row.strip())
-    text = "\n".join(row[left:].rstrip() for row in rows[used[0] : used[-1] + 1])
-    return Level.parse(text, name=name or f"random {width}x{height} seed {seed}")
 
 
 def turn(facing: int, op: str) -> int:
@@ -637,23 +583,6 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     return "\n\n".join(trace_parts(level, result, limit))
 
 
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """A shortest program for `level`, proven shortest; see gridbot.solve.carrots.
-
-    The time limit counts from this call: importing the solver (numpy and
-    numba, about a second the first time) comes out of it, and the solver
-    gets what is left (at least a twentieth of the limit, to answer with what
-    it has). Raises ValueError for a limit that is not a positive number.
-    """
-    start = time.monotonic()
-    limit = check_time_limit(time_limit)
-    from gridbot.solve.carrots import solve as _solve
-
-    if limit is not None:
-        limit = max(limit - (time.monotonic() - start), limit / 20)
-    return _solve(level, time_limit=limit, all_solutions=all_solutions, **options)
-
-
 __all__ = [
     "GridbotError",
     "Level",
@@ -665,9 +594,7 @@ __all__ = [
     "format_trace",
     "marked_at_start",
     "parse_program",
-    "random_level",
     "run",
-    "solve",
     "step",
     "steps",
     "turn",

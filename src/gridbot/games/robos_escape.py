@@ -29,14 +29,13 @@ skipped, not executed); a laser leaving the grid stops there.
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction, cells, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "robos_escape"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -274,68 +273,40 @@ def run_fields(result: Run) -> dict[str, int | str | None]:
     return {"score": result.score, "coins": result.coins, "reason": result.reason}
 
 
-def random_level(
-    width: int,
-    height: int,
-    seed: int,
-    coins: int | None = None,
-    blocks: int | None = None,
-    walls: float = 0.2,
-    lasers: float = 0.04,
-    solvable: bool = True,
-    name: str = "",
-) -> Level:
-    """A random level of width x height cells (at most 10 x 10, as the game's): each cell a wall `X` with
-    probability `walls`, else a laser-only cell (`-`, `.` or `x`) with probability `lasers`, else floor; `S`
-    and `E` on two random cells, then `coins` coins `C` and `blocks` blocks `O` on other random cells (default:
-    one cell in 12 and one in 20).
-
-    With `solvable` (the default) a random shortest lattice path from S to E is cleared of walls and
-    laser-only cells first (blocks on it stay: a laser clears them), so some program escapes. A last row of
-    plain floor gets a coin on a random cell (trailing blank lines are not part of a level). The same
-    arguments give the same level. Raises ValueError for sides outside 1..10, fewer than 2 cells or more
-    coins and blocks than free cells. O(width x height).
-    """
-    if not (1 <= width <= SIDE and 1 <= height <= SIDE) or width * height < 2:
-        raise ValueError(f"a level is 1..{SIDE} x 1..{SIDE} cells with at least 2 cells, not {width} x {height}")
-    cells = width * height
-    coins = min(max(1, cells // 12), cells - 2) if coins is None else coins
-    blocks = min(cells // 20, cells - 2 - coins) if blocks is None else blocks
-    if coins < 0 or blocks < 0 or coins + blocks > cells - 2:
-        raise ValueError(f"{coins} coins and {blocks} blocks do not fit in {cells - 2} free cells")
-    rng = random.Random(f"robos_escape {width} {height} {seed} {coins} {blocks} {walls} {lasers} {solvable}")
-    grid = []
-    for _ in range(cells):
-        draw = rng.random()
-        grid.append("X" if draw < walls else rng.choice("-.x") if draw < walls + lasers else " ")
-    start, exit_, *others = rng.sample(range(cells), coins + blocks + 2)
-    if solvable:
-        (r, c), (er, ec) = divmod(start, width), divmod(exit_, width)
-        steps = [(1 if er > r else -1) * width] * abs(er - r) + [1 if ec > c else -1] * abs(ec - c)
-        rng.shuffle(steps)
-        cell = start
-        for step in steps:
-            cell += step
-            grid[cell] = " "
-    for cell, ch in zip(others, "C" * coins + "O" * blocks, strict=True):
-        grid[cell] = ch
-    grid[start], grid[exit_] = "S", "E"
-    last = range((height - 1) * width, height * width)
-    if all(grid[cell] == " " for cell in last):  # trailing blank lines are dropped: the level would shrink
-        grid[rng.choice(last)] = "C"
-    text = "\n".join("".join(grid[r * width : (r + 1) * width]) for r in range(height))
-    return Level.parse(text, name or f"random {width}x{height} #{seed}")
-
-
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options) -> SolveResult:
-    """The highest-scoring escape, proven best; see gridbot.solve.robos_escape."""
-    from gridbot.solve.robos_escape import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
+# ---------------------------------------------------------------- the report of a solve
 
 
 def describe(level: Level, result: SolveResult) -> str:
-    """The CLI's report of a solve: score, program, what was excluded; see gridbot.solve.robos_escape."""
-    from gridbot.solve.robos_escape import describe as _describe
-
-    return _describe(level, result)
+    """The report of a solve in the game's own terms (gridbot.solve.report): the score, the program, and what the
+    search has excluded. O(1)."""
+    stats = result.stats or {}
+    name = result.level or level.name
+    searched = stats.get("searched_up_to", 0)
+    lines = []
+    if result.status == Status.UNSOLVABLE:
+        lines.append(f"{name}: unsolvable ({stats.get('reason', 'proven: no program escapes')})")
+    elif result.status == Status.TIMEOUT:
+        lines.append(f"{name}: timeout, no escape found")
+    else:
+        kind = "proven best" if result.status == Status.OPTIMAL else "not proven best"
+        lines.append(f"{name}: {result.status}, score {stats['score']} ({kind})")
+        lines.append(f"  program     {result.solution}")
+        lines.append(f"  tokens      {result.length}, coins {stats['coins']}")
+    if result.status == Status.OPTIMAL:
+        lines.append(
+            f"  proof       no program of up to {searched} tokens scores more; a longer one scores at most"
+            f" {stats['bound']}"
+        )
+    elif result.status == Status.SOLVED:
+        done = f"no program of up to {searched} tokens scores more" if searched else "nothing yet"
+        lines.append(f"  excluded    {done}")
+    elif result.status == Status.TIMEOUT:
+        lines.append(f"  excluded    no program of up to {searched} tokens escapes")
+    if "candidates" in stats:
+        lines.append(f"  candidates  {int(stats['candidates']):,}")
+    lines.append(f"  seconds     {result.seconds:.3f}")
+    if result.solutions:
+        more = " (capped: there are more)" if result.solutions_capped else ""
+        lines.append(f"  {len(result.solutions)} best programs{more}:")
+        lines.extend(f"    {s}" for s in result.solutions)
+    return "\n".join(lines)

@@ -19,11 +19,9 @@ simulator, the solver and the tests' brute force all go through them.
 
 from __future__ import annotations
 
-import random
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import grid_rows, plural
@@ -421,83 +419,7 @@ def format_trace(level: Level, result: Run, limit: int = 200) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------- random caves
-
-
-def random_level(
-    width: int,
-    height: int,
-    seed: int,
-    torches: int | None = None,
-    walls: float = 0.25,
-    solvable: bool = True,
-    name: str = "",
-) -> Level:
-    """A random cave of width x height cells: each cell a wall with probability `walls`, H on a random cell, T on
-    the farthest of 8 more, and `torches` torches on random cells other than H and T (default: one cell in 100).
-
-    With `solvable` (the default) a path is laid first: from H by a random
-    shortest lattice path to a random cell, and on by another to T, with its
-    loops cut out (so it visits no cell twice), cleared of walls, with a torch
-    every 14 steps along it, so that walking it never runs dark; the other
-    torches and walls only add ways (and often a shorter path, with less
-    light). Without it the cave is whatever the dice give (often no path).
-    The same arguments give the same cave. Raises ValueError for sides
-    outside 1..1000, fewer than 2 cells or too many torches. O(width x height).
-    """
-    if not (1 <= width <= 1000 and 1 <= height <= 1000) or width * height < 2:
-        raise ValueError(f"a cave is 1..1000 x 1..1000 cells with at least 2 cells, not {width} x {height}")
-    cells = width * height
-    extra = min(cells - 2, max(1, cells // 100)) if torches is None else torches
-    if not 0 <= extra <= cells - 2:
-        raise ValueError(f"{extra} torches do not fit in {cells - 2} free cells")
-    rng = random.Random(f"torch_cave {width} {height} {seed} {extra} {walls} {solvable}")
-    # floor is "." (not " "): a last row of floor must not read as trailing blank lines, which are dropped
-    grid = bytearray(120 if rng.random() < walls else 46 for _ in range(cells))  # "x" or "."
-    start, *others = rng.sample(range(cells), min(cells, 9))
-    # T the farthest of up to 8 draws from H: a long way, so that the light matters
-    treasure = max(others, key=lambda cell: abs(cell // width - start // width) + abs(cell % width - start % width))
-    if solvable:
-        for number, cell in enumerate(_detour(rng, width, start, treasure, rng.randrange(cells))[1:-1], 1):
-            grid[cell] = ord(TORCH) if number % 14 == 0 else ord(".")
-    others = [cell for cell in rng.sample(range(cells), min(cells, extra + 2)) if cell not in (start, treasure)]
-    for cell in others[:extra]:
-        grid[cell] = ord(TORCH)
-    grid[start], grid[treasure] = ord(START), ord(TREASURE)
-    text = "\n".join(grid[r * width : (r + 1) * width].decode("ascii") for r in range(height))
-    return Level.parse(text, name or f"random {width}x{height} #{seed}")
-
-
-def _detour(rng: random.Random, width: int, start: int, treasure: int, via: int) -> list[int]:
-    """The cells of a path start -> via -> treasure (random shortest lattice paths) with its loops cut out: it
-    visits no cell twice. O(width + height)."""
-    path: list[int] = [start]
-    index = {start: 0}
-    for goal in (via, treasure):
-        (r, c), (gr, gc) = divmod(path[-1], width), divmod(goal, width)
-        steps = [(1 if gr > r else -1) * width] * abs(gr - r) + [1 if gc > c else -1] * abs(gc - c)
-        rng.shuffle(steps)
-        for step in steps:
-            cell = path[-1] + step
-            seen = index.get(cell)
-            if seen is not None:  # a loop: cut it out
-                for gone in path[seen + 1 :]:
-                    del index[gone]
-                del path[seen + 1 :]
-            else:
-                index[cell] = len(path)
-                path.append(cell)
-    return path
-
-
 # ---------------------------------------------------------------- solving
-
-
-def solve(level: Level, time_limit: float | None = None, all_solutions: bool = False, **options: Any) -> SolveResult:
-    """The fewest steps from H to T with one such path, or a proof that there is none; see gridbot.solve.torch_cave."""
-    from gridbot.solve.torch_cave import solve as _solve
-
-    return _solve(level, time_limit=time_limit, all_solutions=all_solutions, **options)
 
 
 def describe(level: Level, result: SolveResult) -> str:
@@ -546,7 +468,5 @@ __all__ = [
     "draw",
     "format_trace",
     "parse_program",
-    "random_level",
     "run",
-    "solve",
 ]

@@ -39,6 +39,7 @@ import numpy as np
 from gridbot.deadline import check_time_limit
 from gridbot.errors import ProgramError
 from gridbot.games import pellet
+from gridbot.generate.pellet import random_level
 from gridbot.parallel.workers import cores
 
 logger = logging.getLogger("gridbot.pellet.server")
@@ -110,7 +111,7 @@ def make_board(config: ServerConfig, seed: int, session: int, k: int) -> pellet.
     lo, hi = config.fill
     fill = lo + (hi - lo) * (int(state[1]) / 2**32)
     w, h = board_size(config, k)
-    return pellet.random_level(w, h, int(state[0]), fill=fill)
+    return random_level(w, h, int(state[0]), fill=fill)
 
 
 def banner(config: ServerConfig) -> str:
@@ -167,7 +168,7 @@ class PelletServer:
 
     async def start(self) -> None:
         # load the compiled board generator now, on a tiny board, not while the first client waits
-        pellet.random_level(2, 2, 0)
+        random_level(2, 2, 0)
         # the reader's limit bounds the memory one client can make us hold
         self._server = await asyncio.start_server(
             self._accept, self.config.host, self.config.port, limit=self.config.line_limit

@@ -22,10 +22,12 @@ Every back end draws the same Scene (`gridbot.render.scene`): `svg_text.to_svg` 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 from typing import Any
 
 from gridbot import games
+from gridbot.errors import GridbotError
 
 from . import raster, svg_text
 from .scene import Scene
@@ -34,20 +36,24 @@ MAX_FRAMES = 150  # a GIF's frames at most: a longer run is sampled evenly, firs
 MAX_STEPS = 100_000  # steps a picture follows at most (a longer run is shown as far as this)
 
 
-def game_of(level: Any) -> ModuleType:
-    """The game module a level belongs to (gridbot.games.<game>)."""
-    name = type(level).__module__.rsplit(".", 1)[-1]
-    return games.get(name)
+def has_drawing(game: str) -> bool:
+    """Has `game` (a name from gridbot.games.GAMES) a drawing module yet? Nothing is imported to tell."""
+    return importlib.util.find_spec(f"{__name__}.{game}") is not None
 
 
-def drawing(level: Any) -> ModuleType:
-    """The drawing module of a level's game (gridbot.render.<game>)."""
-    return importlib.import_module(f"gridbot.render.{game_of(level).NAME}")
+def drawing(of: Any) -> ModuleType:
+    """The drawing module (gridbot.render.<game>) of a level's game, of a game module or of a game's name: the one
+    lookup the command line, the playground and the functions below make. GridbotError for a game that has none
+    yet."""
+    game = games.get(of) if isinstance(of, str) else games.get(of.NAME) if isinstance(of, ModuleType) else games.of(of)
+    if not has_drawing(game.NAME):
+        raise GridbotError(f"{game.NAME} has no drawing yet ({__name__}.{game.NAME}); nothing to render")
+    return importlib.import_module(f"{__name__}.{game.NAME}")
 
 
 def _program(level: Any, program: Any) -> Any:
     if isinstance(program, str):
-        return game_of(level).parse_program(program)
+        return games.of(level).parse_program(program)
     return program
 
 
@@ -103,4 +109,4 @@ def edit(level: Any, row: int, col: int) -> str:
     return drawing(level).edit(level, row, col)
 
 
-__all__ = ["Scene", "svg", "png", "gif", "scene", "film", "frame_steps", "edit", "game_of", "drawing"]
+__all__ = ["Scene", "svg", "png", "gif", "scene", "film", "frame_steps", "edit", "drawing", "has_drawing"]

@@ -1,0 +1,167 @@
+"""The solvers, one module per game, and the front that runs any of them: `gridbot.solve(level, ...)`.
+
+`SOLVERS` is the registry: for each game, the module of its solver (imported only when a level of that game is
+solved: importing this package loads neither numba nor any solver), the options its `solve` takes beyond the
+common four, whether it has a `warm_up` that loads its compiled kernels, and whether loading it counts against a
+time limit. The faces ask it rather than a solver's signature (tests/test_solve_front.py checks the table against
+each solver).
+
+`solve(level, time_limit=None, all_solutions=False, progress=None, **options)` finds the level's game from its
+type, runs that game's solver and re-checks every answer with the game's simulator before returning it
+(gridbot.solve.check). This package is callable as that front, so that `gridbot.solve(level)` reads as it does:
+
+>>> import gridbot
+>>> result = gridbot.solve(gridbot.load("carrots:2"))
+>>> result.status, str(result.solution), result.length
+('optimal', 'LOOP{F F R}', 4)
+>>> solver("robozzle").takes("workers"), solver("carrots").takes("workers")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from gridbot import games
+from gridbot.deadline import Progress, check_time_limit
+from gridbot.result import SolveResult
+from gridbot.solve.check import recheck
+
+COMMON = ("time_limit", "all_solutions", "progress")  # what every solver's `solve(level, ...)` takes
+
+
+@dataclass(frozen=True, slots=True)
+class Solver:
+    """One game's solver as the registry knows it, without importing it: `module` holds `solve(level,
+    time_limit=None, all_solutions=False, progress=None, **options)` taking exactly `options` beyond the common
+    ones, and, when `warms_up`, `warm_up()`, which loads (or compiles) its kernels before any clock starts. With
+    `counts_loading`, the front takes the time that loading the module took out of the solve's time limit."""
+
+    game: str
+    module: str
+    options: tuple[str, ...] = ()
+    warms_up: bool = False
+    counts_loading: bool = False
+
+    def load(self) -> types.ModuleType:
+        """The solver's module (its first import loads numba and the compiled kernels)."""
+        return importlib.import_module(self.module)
+
+    def takes(self, option: str) -> bool:
+        """Does the solver's `solve` take `option` (the common ones, or one of its own)?"""
+        return option in COMMON or option in self.options
+
+    def warm_up(self) -> None:
+        """Load the solver's kernels now, where it has a warm-up (a benchmark's or a worker's choice)."""
+        if self.warms_up:
+            self.load().warm_up()
+
+
+# `workers` and `executor`: a long proof split into shares over processes or a Dask cluster (gridbot.parallel);
+# `max_length`: stop after that length; `jit=False`: the pure-Python twins of the kernels; `memory_budget`: bytes
+# of the search's tables; `seed`: a randomised search's seed. The rest is the solver's own (see its docstring).
+# `counts_loading`: Carrots and Light-Bot count loading their kernels against a time limit; the other solvers get
+# their whole limit once loaded, as their answers under a limit in a fresh process (the benchmarks, the docs) are
+# measured. One rule for all is a change of behaviour, to make on its own.
+SOLVERS: dict[str, Solver] = {
+    entry.game: entry
+    for entry in (
+        Solver("carrots", "gridbot.solve.carrots", ("max_length", "memory_budget"), warms_up=True, counts_loading=True),
+        Solver("pellet", "gridbot.solve.pellet", ("seed", "restarts", "construct"), warms_up=True),
+        Solver("torch_cave", "gridbot.solve.torch_cave", ("memory_budget", "shortcuts", "jit")),
+        Solver("bender", "gridbot.solve.bender", ("memory_budget",)),
+        Solver(
+            "lightbot",
+            "gridbot.solve.lightbot",
+            ("max_length", "jit", "workers", "executor", "settings"),
+            warms_up=True,
+            counts_loading=True,
+        ),
+        Solver(
+            "robos_escape",
+            "gridbot.solve.robos_escape",
+            ("max_length", "jit", "workers", "executor", "settings"),
+            warms_up=True,
+        ),
+        Solver(
+            "robozzle",
+            "gridbot.solve.robozzle",
+            ("max_length", "stack_cap", "jit", "beam", "workers", "executor"),
+            warms_up=True,
+        ),
+    )
+}
+
+
+def solver(of: Any) -> Solver:
+    """The registry's entry for a game: given by its name, its module or one of its levels; GridbotError for what
+    is none of these."""
+    if isinstance(of, str):
+        game = games.get(of)
+    elif isinstance(of, types.ModuleType):
+        game = games.get(of.NAME)
+    else:
+        game = games.of(of)
+    return SOLVERS[game.NAME]
+
+
+def solve(
+    level: Any,
+    time_limit: float | None = None,
+    all_solutions: bool = False,
+    progress: Progress | None = None,
+    **options: Any,
+) -> SolveResult:
+    """Solve `level` with its game's solver and re-check the answer: a gridbot.result.SolveResult.
+
+    `time_limit` (seconds, None: until proven) is the solver's; where the registry says `counts_loading` it
+    counts from this call: loading the solver (numba and the compiled kernels, about a second the first time)
+    comes out of it, and the solver gets what is left, at least a twentieth of the limit, to answer with what it
+    has. `all_solutions` lists every optimal solution in
+    `result.solutions` (capped; a game whose solver returns one answer, LISTS_ALL False, ignores it); `progress`
+    is called a few times a second during long searches with a dict such as {"length": 7, "candidates": 123456}.
+    `options` are the solver's own (SOLVERS says which: `workers`, `executor`, `max_length`, `seed`, ...).
+
+    Raises ValueError for a limit that is not a positive number, TypeError for an option the solver does not
+    take, GridbotError for what is not a level, and gridbot.errors.WrongAnswer for an answer the simulator
+    rejects (a bug in the solver).
+    """
+    started = time.monotonic()
+    limit = check_time_limit(time_limit)
+    entry = SOLVERS[games.of(level).NAME]
+    unknown = [name for name in options if not entry.takes(name)]
+    if unknown:
+        takes = ", ".join(entry.options) or "none"
+        raise TypeError(f"the {entry.game} solver takes no option {unknown[0]!r} (its own: {takes})")
+    module = entry.load()
+    if limit is not None and entry.counts_loading:
+        limit = max(limit - (time.monotonic() - started), limit / 20)
+    result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **options)
+    recheck(level, result)
+    return result
+
+
+class _Front(types.ModuleType):
+    """This package, callable as its front: `gridbot.solve(level, ...)` is `gridbot.solve.solve(level, ...)`. (The
+    package and the front share the name `gridbot.solve`; a module's class may be changed so (Python's data
+    model, "Customizing module attribute access"), and the submodules stay reachable as before.)"""
+
+    def __call__(
+        self,
+        level: Any,
+        time_limit: float | None = None,
+        all_solutions: bool = False,
+        progress: Progress | None = None,
+        **options: Any,
+    ) -> SolveResult:
+        return solve(level, time_limit, all_solutions, progress, **options)
+
+
+sys.modules[__name__].__class__ = _Front
+
+__all__ = ["COMMON", "SOLVERS", "Solver", "solve", "solver"]

@@ -4,41 +4,30 @@ the results streamed back as they finish and recorded in the executor's checkpoi
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from collections.abc import Iterator
 from concurrent.futures import Future, as_completed
 from typing import Any
 
 from gridbot import games
-from gridbot.errors import GridbotError
+from gridbot import solve as front
+from gridbot.errors import GridbotError, WrongAnswer
 from gridbot.parallel.checkpoint import level_digest
 from gridbot.parallel.executors import Executor
 from gridbot.result import SolveResult
 
 
-def solver_takes(game: str, option: str) -> bool:
-    """Does the solver of `game` (gridbot.solve.<game>.solve, behind the game's own `solve`) take `option`?"""
-    try:
-        solver = importlib.import_module(f"gridbot.solve.{game}")
-    except ImportError:
-        return False
-    return option in inspect.signature(solver.solve).parameters
-
-
 def solve_level(game: str, level: Any, options: dict[str, Any], warm: bool = False) -> SolveResult:
-    """One level as a task on a worker: the game's solver with `options` (time_limit, all_solutions, seed, ...)
-    and one process (`workers=1`: the level is the unit of work, the other workers have levels of their own).
-    With `warm`, the compiled kernels are loaded before the solver's clock starts (a benchmark's choice)."""
-    module = games.get(game)
+    """One level as a task on a worker: the front (gridbot.solve: the game's solver, its answer re-checked) with
+    `options` (time_limit, all_solutions, seed, ...) and one process (`workers=1`: the level is the unit of work,
+    the other workers have levels of their own). With `warm`, the compiled kernels are loaded before the solver's
+    clock starts (a benchmark's choice)."""
+    solver = front.solver(game)
     kwargs = dict(options)
-    if solver_takes(module.NAME, "workers"):
+    if solver.takes("workers"):
         kwargs["workers"] = 1
     if warm:
-        warm_up = getattr(importlib.import_module(f"gridbot.solve.{module.NAME}"), "warm_up", None)
-        if warm_up is not None:
-            warm_up()
-    return module.solve(level, **kwargs)
+        solver.warm_up()
+    return front.solve(level, **kwargs)
 
 
 def level_key(game: str, level: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -79,11 +68,12 @@ def solve_levels(
     """Solve `levels` as tasks on the executor: yields (index, result, from_checkpoint) as they finish, in input
     order when `ordered` (a result waits for those before it), else as they come. A level recorded in the
     executor's checkpoint is not solved again; each level solved is recorded as it comes back. A worker lost
-    with its level costs only that level (Dask runs it again). O(levels) submissions."""
+    with its level costs only that level (Dask runs it again). An answer that fails its re-check (WrongAnswer)
+    is raised in its turn, after the results before it in input order. O(levels) submissions."""
     checkpoint = executor.checkpoint
     executor.stop.clear()  # a level's solver reads it too (Clock.check): a search before may have left it set
     jobs: dict[Future, int] = {}
-    ready: dict[int, tuple[SolveResult, bool]] = {}
+    ready: dict[int, tuple[SolveResult | WrongAnswer, bool]] = {}
     keys = [level_key(game, level, options) for level in levels]
     for index, level in enumerate(levels):
         record = None if checkpoint is None else checkpoint.get(keys[index])
@@ -93,21 +83,30 @@ def solve_levels(
             jobs[executor.pool.submit(solve_level, game, level, options, warm)] = index
     following = 0  # the next index to yield in input order
 
+    def take(index: int) -> tuple[int, SolveResult, bool]:
+        result, resumed = ready.pop(index)
+        if isinstance(result, WrongAnswer):
+            raise result
+        return index, result, resumed
+
     def flush() -> Iterator[tuple[int, SolveResult, bool]]:
         nonlocal following
         if not ordered:
             for index in sorted(ready):
-                yield index, *ready.pop(index)
+                yield take(index)
             return
         while following in ready:
-            yield following, *ready.pop(following)
+            yield take(following)
             following += 1
 
     yield from flush()
     for job in as_completed(jobs):
         index = jobs[job]
-        result = job.result()
-        if checkpoint is not None:
+        try:
+            result: SolveResult | WrongAnswer = job.result()
+        except WrongAnswer as exc:  # a solver's bug: reported in its turn, never recorded as finished
+            result = exc
+        if checkpoint is not None and not isinstance(result, WrongAnswer):
             checkpoint.put(keys[index], result_record(result))
         ready[index] = (result, False)
         yield from flush()

@@ -94,7 +94,7 @@ most the answer, and the shorter ones less. For 'solved' it is the lesser of
 length - 1 and the lengths searched to the end; `stats["searched_up_to"]`
 says how far the search went (no program of up to that many tokens scores
 more than the answer). 'optimal' means the search stopped because longer
-programs cannot beat the answer either (`stats["bound"]`). `describe` prints
+programs cannot beat the answer either (`stats["bound"]`). `gridbot.games.robos_escape.describe` prints
 this in words. Each cut is checked against enumeration of every program on
 small random levels, and on levels chosen so that forbidding one more adjacent
 pair of commands would change the answer, in tests/test_robos_escape_solve.py; the kernel is
@@ -639,41 +639,6 @@ class _Lengths(deepening.Lengths):
         return SolveResult(
             NAME, self.level.name, status, program, program.tokens, d.clock.seconds, lower, stats, listed, self.capped
         )
-
-
-def describe(level: Level, result: SolveResult) -> str:
-    """The CLI's human report: the score, the program, and what the search has excluded. O(1)."""
-    stats = result.stats or {}
-    name = result.level or level.name
-    searched = stats.get("searched_up_to", 0)
-    lines = []
-    if result.status == Status.UNSOLVABLE:
-        lines.append(f"{name}: unsolvable ({stats.get('reason', 'proven: no program escapes')})")
-    elif result.status == Status.TIMEOUT:
-        lines.append(f"{name}: timeout, no escape found")
-    else:
-        kind = "proven best" if result.status == Status.OPTIMAL else "not proven best"
-        lines.append(f"{name}: {result.status}, score {stats['score']} ({kind})")
-        lines.append(f"  program     {result.solution}")
-        lines.append(f"  tokens      {result.length}, coins {stats['coins']}")
-    if result.status == Status.OPTIMAL:
-        lines.append(
-            f"  proof       no program of up to {searched} tokens scores more; a longer one scores at most"
-            f" {stats['bound']}"
-        )
-    elif result.status == Status.SOLVED:
-        done = f"no program of up to {searched} tokens scores more" if searched else "nothing yet"
-        lines.append(f"  excluded    {done}")
-    elif result.status == Status.TIMEOUT:
-        lines.append(f"  excluded    no program of up to {searched} tokens escapes")
-    if "candidates" in stats:
-        lines.append(f"  candidates  {int(stats['candidates']):,}")
-    lines.append(f"  seconds     {result.seconds:.3f}")
-    if result.solutions:
-        more = " (capped: there are more)" if result.solutions_capped else ""
-        lines.append(f"  {len(result.solutions)} best programs{more}:")
-        lines.extend(f"    {s}" for s in result.solutions)
-    return "\n".join(lines)
 
 
 def _load() -> None:

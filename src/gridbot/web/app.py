@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import importlib.util
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -105,10 +104,6 @@ def _module(game: str) -> ModuleType:
         raise BadInput(404, "game", str(exc)) from None
 
 
-def _has_drawing(game: str) -> bool:
-    return importlib.util.find_spec(f"gridbot.render.{game}") is not None
-
-
 def _bundled_text(game: str, stem: str) -> str:
     """The text of bundled level `stem` (a name from levels.names, never a path from the request)."""
     bundle = levels._bundle(game)  # the game's one-file bundle, read once per process
@@ -158,7 +153,7 @@ def _position(text: str, index: int) -> tuple[int, int]:
 def _program(module: ModuleType, text: str | None, caps: Caps) -> Any:
     """The parsed program, or None for none; BadInput with the column of the parser's complaint. An empty text
     is no program, but where a program is optional (Bender) it is the empty answer: the robot's own journey."""
-    if text is None or not text.strip() and not getattr(module, "PROGRAM_OPTIONAL", False):
+    if text is None or not text.strip() and not games.optional(module, "PROGRAM_OPTIONAL"):
         return None
     if len(text) > caps.max_program_chars:
         raise BadInput(413, "program", f"the program is longer than {caps.max_program_chars} characters")
@@ -226,12 +221,13 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
         out["program"] = None if program is None else str(program)
         out["tokens"] = getattr(program, "tokens", None)
         out["verdict"] = _verdict(outcome.verdict)
-        out["fields"] = module.run_fields(outcome) if hasattr(module, "run_fields") else {}
+        fields = games.optional(module, "run_fields")
+        out["fields"] = {} if fields is None else fields(outcome)
     else:
         verdict = None
         out["program"] = out["tokens"] = out["verdict"] = None
         out["fields"] = {}
-    out["drawing"] = _has_drawing(module.NAME)
+    out["drawing"] = render.has_drawing(module.NAME)
     if out["drawing"]:
         out["steps"], out["frames"] = _frames(level, program, verdict, caps)
         out["sampled"] = len(out["frames"]) < out["steps"] + 1 and program is not None
@@ -345,11 +341,11 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
         out = []
         for name in games.GAMES:
             module = games.get(name)
-            drawn = _has_drawing(name)
-            palette = getattr(importlib.import_module(f"gridbot.render.{name}"), "PALETTE", "") if drawn else ""
-            out.append({"name": name, "unit": getattr(module, "UNIT", "tokens"),
-                        "solution": getattr(module, "SOLUTION", "program"),
-                        "program_optional": getattr(module, "PROGRAM_OPTIONAL", False),
+            drawn = render.has_drawing(name)
+            palette = render.drawing(name).PALETTE if drawn else ""
+            out.append({"name": name, "unit": games.optional(module, "UNIT"),
+                        "solution": games.optional(module, "SOLUTION"),
+                        "program_optional": games.optional(module, "PROGRAM_OPTIONAL"),
                         "drawing": drawn, "palette": palette, "levels": len(levels.names(name))})  # fmt: skip
         return out
 
@@ -378,7 +374,7 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
     def edit(body: EditIn) -> dict[str, Any]:
         """The level's text with the cell at (row, col) turned to the next of its game's palette, and its picture."""
         module, level, _ = _level(body, caps)
-        if not _has_drawing(module.NAME):
+        if not render.has_drawing(module.NAME):
             raise BadInput(400, "game", f"{module.NAME} has no drawing to edit yet")
         try:
             text = render.edit(level, body.row, body.col)

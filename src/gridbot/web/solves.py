@@ -4,8 +4,9 @@ A solve runs in a fresh interpreter (`python -m gridbot.web.solves`: the server'
 no caller's main module is imported again, as multiprocessing's spawn and forkserver would) that leads its own
 session: killing its process group also ends any pool the solver starts. The worker reads its task as one JSON
 line on stdin and writes the solver's progress reports and its answer as JSON lines on stdout; one watcher thread
-per solve reads them, kills the group when the time limit (plus a grace) has passed, and re-checks the answer
-with the game's simulator before anyone sees it.
+per solve reads them and kills the group when the time limit (plus a grace) has passed. The worker solves through
+the API's front (gridbot.solve), which re-checks the answer with the game's simulator before it is sent: an answer
+that fails the check ends the solve as an error, "re-check failed: ...".
 
 >>> solves = Solves(max_running=1)
 >>> job = solves.start("carrots", "S##", time_limit=60.0)
@@ -33,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridbot import games
+from gridbot import solve as front
+from gridbot.errors import WrongAnswer
 from gridbot.parallel.workers import _die_with_parent
 from gridbot.result import Status
 
@@ -75,29 +78,14 @@ def worker_main() -> None:
         def progress(info: dict[str, Any]) -> None:
             _send("progress", {str(k): _plain(v) for k, v in info.items()})
 
-        result = module.solve(level, time_limit=task["time_limit"], progress=progress)
+        result = front.solve(level, time_limit=task["time_limit"], progress=progress)
         solution = None if result.solution is None else str(result.solution)
         _send("result", {"status": result.status, "solution": solution, "length": result.length,
                          "seconds": result.seconds, "proven_impossible": result.proven_impossible})  # fmt: skip
+    except WrongAnswer as exc:  # a solver's bug, caught by the front's re-check: never shown as an answer
+        _send("error", {"message": f"re-check failed: {exc}"})
     except Exception as exc:  # the watcher reports it; a worker has no one else to tell
         _send("error", {"message": f"{type(exc).__name__}: {exc}"})
-
-
-def recheck(game: str, text: str, solution: str, length: int | None) -> str | None:
-    """Why the solver's `solution` is not a winning program of `length` for the level, or None when it is.
-
-    Runs the game's own simulator on the parsed text, as `gridbot solve` does. O(run length).
-    """
-    module = games.get(game)
-    level = module.Level.parse(text, name="your level")
-    program = module.parse_program(solution)
-    verdict = module.run(level, program).verdict
-    if not verdict.won:
-        return f"the solver's answer {solution} does not complete the level ({verdict})"
-    tokens = getattr(program, "tokens", length)
-    if length is not None and tokens != length:
-        return f"the solver's answer {solution} has {tokens} tokens, not {length}"
-    return None
 
 
 @dataclass(slots=True)
@@ -277,20 +265,11 @@ class Solves:
             self._answer(job, data)
 
     def _answer(self, job: Job, data: dict[str, Any]) -> None:
-        status = data["status"]
-        if data["solution"] is not None:
-            try:
-                why = recheck(job.game, job.text, data["solution"], data["length"])
-            except Exception as exc:  # a solver's answer the parser refuses is a failed re-check too
-                why = f"the solver's answer {data['solution']} cannot be read back: {exc}"
-            if why is not None:
-                job._finish("error", message=f"re-check failed: {why}")
-                return
-        job._finish(status, solution=data["solution"], length=data["length"],
+        job._finish(data["status"], solution=data["solution"], length=data["length"],
                     solver_seconds=round(data["seconds"], 3), proven_impossible=data["proven_impossible"])  # fmt: skip
 
 
-__all__ = ["Solves", "Job", "TooManySolves", "recheck", "kill", "GRACE", "worker_main"]
+__all__ = ["Solves", "Job", "TooManySolves", "kill", "GRACE", "worker_main"]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,128 @@
+"""The `gridbot` command line: a thin layer over the API (gridbot.solve, gridbot.render, the game modules), one
+module a command (solve, run, render, show, levels, web, pellet), the shared display and inputs beside them.
+
+Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
+
+    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
+                  [--unordered] [--checkpoint FILE]
+    gridbot run GAME LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json]
+    gridbot render GAME LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
+                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
+    gridbot show GAME LEVEL
+    gridbot levels [GAME] [--search TEXT]
+    gridbot web [--host H] [--port P] [--open]
+    gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
+    gridbot pellet play HOST:PORT
+
+A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
+(`7`, when no file of that name exists), the path of a level file, or `-`
+(standard input). A PROGRAM `-` (or `--program-file -`) is read from standard
+input, `--program-file FILE` from a file, both capped (levels.read_program).
+
+Exit status:
+    0   success: `solve` solved every level or proved it unsolvable; `run` ran
+        the program (whatever its verdict); `levels` listed the levels; `render`
+        wrote its picture; `show` showed the board
+    1   `solve` found no solution within the time limit for some level, or an
+        answer failed the simulator's re-check (a bug; nothing is printed for it);
+        `render --solve` found no program to draw
+    2   bad input or usage: unknown game or level, unreadable or malformed level
+        file, malformed program, bad option; one line on stderr, no traceback
+    130 interrupted (Ctrl-C)
+
+Every answer `solve` prints has been re-run by the game's simulator first and
+must complete its level.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+import os
+import signal
+import sys
+import time
+from typing import Any, NoReturn
+
+import click
+
+from gridbot import __version__
+from gridbot.cli import display, levels, pellet, render, run, show, solve, web
+from gridbot.errors import GridbotError, WrongAnswer
+
+EPILOG = (
+    "Exit status: 0 success; 1 a solve found no solution in time or an answer failed its re-check; "
+    "2 bad input or usage; 130 interrupted; 143 terminated."
+)
+
+
+class _Group(click.Group):
+    """A command group that turns gridbot's own errors and usage errors into one line and status 2 (an answer that
+    failed its re-check, a solver's bug: status 1); its help lists the games."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        display.format_games(formatter)
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            display.usage_error(exc)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            display.usage_error(exc)
+        except WrongAnswer as exc:  # a solver's answer the simulator rejects: a bug, not bad input
+            click.echo(f"gridbot: re-check failed: {exc}", err=True)
+            ctx.exit(display.EXIT_FAILED)
+        except GridbotError as exc:
+            click.echo(f"gridbot: {display.one_line(str(exc))}", err=True)
+            ctx.exit(display.EXIT_BAD_INPUT)
+        except KeyboardInterrupt:
+            ctx.exit(display.EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            ctx.exit(display.EXIT_FAILED)
+
+
+def _quiet_broken_pipe() -> None:
+    """Stop Python from complaining again about a closed stdout when it exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
+@click.version_option(__version__, prog_name="gridbot")
+def cli() -> None:
+    """Simulate and solve grid-robot puzzles, with proofs of optimality."""
+
+
+def _terminated(signum: int, frame: Any) -> NoReturn:
+    """SIGTERM: leave through every `with` block (worker processes are stopped there), then exit 143."""
+    raise SystemExit(display.EXIT_TERMINATED)
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Console entry point (`gridbot`)."""
+    started = time.monotonic()  # the command's clock: --time-limit counts from here
+    signal.signal(signal.SIGTERM, _terminated)
+    # at exit, the interpreter's last collections would walk every object numba made loading the kernels: most
+    # of a second after every solve, past the time limit; frozen, they are left to the process's end
+    atexit.register(gc.freeze)
+    try:
+        cli.main(args=argv, prog_name="gridbot", obj={"started": started})
+    except KeyboardInterrupt:  # outside a command, e.g. while importing
+        sys.exit(display.EXIT_INTERRUPTED)
+    raise AssertionError("click returns only through SystemExit")  # pragma: no cover
+
+
+for command in (solve.solve, run.run, render.render, show.show, levels.list_levels, web.web, pellet.pellet):
+    cli.add_command(command)
+
+__all__ = ["cli", "main"]

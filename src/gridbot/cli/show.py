@@ -1,0 +1,39 @@
+"""`gridbot show GAME LEVEL`: the board in the terminal, with its size, title and proof time."""
+
+from __future__ import annotations
+
+import click
+
+from gridbot import games, levels
+from gridbot.cli import display, inputs
+
+SHOW_EPILOG = "Exit status: 0 the board was shown; 2 bad input or usage."
+
+
+@click.command(cls=display.GameCommand, epilog=SHOW_EPILOG)
+@click.argument("game")
+@click.argument("level_spec", metavar="LEVEL")
+def show(game: str, level_spec: str) -> None:
+    """Print LEVEL's board: its name, size and title, then its text, coloured on a terminal.
+
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    """
+    from rich.console import Console
+
+    from gridbot.render.terminal import board_text
+
+    module = games.get(game)
+    level = inputs.load(level_spec, module.NAME)
+    name = inputs.level_name(level, level_spec)
+    dims, size = display.size_info(level, games.optional(module, "SIZE"))
+    stem = name.split(":", 1)[1] if name.startswith(f"{module.NAME}:") else None
+    proof = levels.proof_time(module.NAME, stem) if stem is not None else None
+    facts = [dims, size, f"proof {proof}" if proof is not None and proof.seconds is not None else str(proof or "")]
+    click.echo(
+        "  ".join([name, *(fact for fact in facts if fact)])
+        + (f"  {display.about(level)}" if display.about(level) else "")
+    )
+    if not display.stdout_is_terminal():
+        click.echo(str(level))
+        return
+    Console(highlight=False).print(board_text(level, module.NAME), soft_wrap=True)

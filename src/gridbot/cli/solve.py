@@ -1,0 +1,162 @@
+"""`gridbot solve GAME LEVEL...`: the shortest solution of each level, through the front gridbot.solve (which
+re-checks every answer), in this process or as tasks on local processes or a Dask cluster.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import click
+
+from gridbot import games
+from gridbot import solve as front
+from gridbot.cli import display, inputs
+from gridbot.result import Status
+from gridbot.solve import batch, report
+
+SOLVE_EPILOG = (
+    "Exit status: 0 every level solved or proven unsolvable; 1 no solution in time for some level, or an answer "
+    "failed its re-check; 2 bad input or usage; 130 interrupted; 143 terminated."
+)
+
+
+@click.command(cls=display.GameCommand, epilog=SOLVE_EPILOG)
+@click.argument("game")
+@click.argument("level_specs", metavar="LEVEL...", nargs=-1, required=True)
+@click.option(
+    "--time-limit",
+    type=inputs.SECONDS,
+    default=None,
+    metavar="S",
+    help="Seconds allowed per level; without it, search until proven optimal.",
+)
+@click.option("--all", "all_solutions", is_flag=True, help="List every optimal program (capped).")
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level.")
+@click.option("--seed", type=int, default=None, metavar="N", help="Seed of a randomised solver (pellet).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Local worker processes for levels and long proofs (default: every core).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on a Dask cluster: tcp://HOST:PORT of its scheduler, or local:N to start N local workers "
+    "(needs gridbot[dask]).",
+)
+@click.option("--unordered", is_flag=True, help="Several levels: print each result as it finishes.")
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Record finished levels and proof shares in FILE (JSON Lines); a rerun resumes from it.",
+)
+@click.pass_context
+def solve(
+    ctx: click.Context,
+    game: str,
+    level_specs: tuple[str, ...],
+    time_limit: float | None,
+    all_solutions: bool,
+    as_json: bool,
+    seed: int | None = None,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    unordered: bool = False,
+    checkpoint: str | None = None,
+) -> None:
+    """Find a shortest program for each LEVEL and prove it shortest.
+
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    Several levels are solved at once, one a worker (--jobs local processes, or the
+    workers of a Dask cluster with --scheduler), each with the whole time limit; one
+    level's long proof is split into shares over the workers instead (Light-Bot,
+    RoboZZle, Robo's Escape). See docs/cluster.md.
+    """
+    since = inputs.command_started(ctx)  # the first level's time counts from the command's start
+    module = games.get(game)
+    solver = front.solver(module.NAME)
+    extra = {} if seed is None else {"seed": seed}
+    if extra and not solver.takes("seed"):
+        raise click.UsageError(f"--seed is not used by {module.NAME}")
+    if all_solutions and not games.optional(module, "LISTS_ALL"):
+        raise click.UsageError(f"--all is not offered by {module.NAME}: its solver returns one answer")
+    if jobs is not None and scheduler is not None:
+        raise click.UsageError("--jobs and --scheduler cannot be combined (the cluster's workers are the jobs)")
+    loaded = [(spec, inputs.load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
+    options = {"time_limit": time_limit, "all_solutions": all_solutions, **extra}
+    from gridbot.parallel import executors
+
+    shares = solver.takes("executor")
+    if len(loaded) > 1 or (scheduler is not None and not shares):
+        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+            failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
+    elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
+        if jobs is not None and solver.takes("workers"):
+            extra["workers"] = jobs
+        failed = _solve_one(module, *loaded[0], since, options, extra, as_json)
+    else:
+        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+            failed = _solve_one(module, *loaded[0], since, options, extra, as_json, run_on)
+    if failed:
+        raise click.exceptions.Exit(display.EXIT_FAILED)
+
+
+def _solve_one(
+    module: ModuleType, spec: str, level: Any, since: float, options: dict[str, Any], extra: dict[str, Any],
+    as_json: bool, run_on: Any = None,
+) -> bool:  # fmt: skip
+    """One level in this process (its shares on `run_on` when the solver takes an executor); prints the result
+    and says whether it timed out. With the executor's checkpoint, a finished level is recorded (and a recorded
+    one is printed without solving it again)."""
+
+    name = inputs.level_name(level, spec)
+    checkpoint = None if run_on is None else run_on.checkpoint
+    key = batch.level_key(module.NAME, level, options)
+    record = None if checkpoint is None else checkpoint.get(key)
+    if record is not None:
+        result = batch.recorded_result(module.NAME, record)
+    else:
+        if run_on is not None and front.solver(module.NAME).takes("executor"):
+            extra = {**extra, "executor": run_on}
+        limit = inputs.time_left(options["time_limit"], since)
+        show_progress = not as_json and display.stdout_is_terminal()
+        with display.progress_display(show_progress, f"solving {name}") as progress:
+            result = front.solve(
+                level, time_limit=limit, all_solutions=options["all_solutions"], progress=progress, **extra
+            )
+        if checkpoint is not None:
+            checkpoint.put(key, batch.result_record(result))
+    _print_result(module, level, name, result, options["all_solutions"], as_json)
+    return result.status == Status.TIMEOUT
+
+
+def _solve_levels(
+    run_on: Any, module: ModuleType, loaded: list[tuple[str, Any]], options: dict[str, Any], as_json: bool,
+    ordered: bool,
+) -> bool:  # fmt: skip
+    """Several levels as tasks on `run_on`, each printed as it comes back (in input order when `ordered`), with a
+    progress bar of levels done, solved and proven on a terminal's stderr. Says whether any timed out."""
+
+    failed = False
+    with display.levels_bar(display.stderr_is_terminal(), len(loaded)) as advance:
+        levels_only = [level for _, level in loaded]
+        for index, result, _ in batch.solve_levels(run_on, module.NAME, levels_only, options, ordered):
+            spec, level = loaded[index]  # re-checked by the front in its task (a recorded one when first found)
+            name = inputs.level_name(level, spec)
+            advance(result)
+            failed = failed or result.status == Status.TIMEOUT
+            _print_result(module, level, name, result, options["all_solutions"], as_json)
+    return failed
+
+
+def _print_result(module: ModuleType, level: Any, name: str, result: Any, all_solutions: bool, as_json: bool) -> None:
+    if as_json:
+        click.echo(display.dumps(result.to_json()))
+    else:
+        click.echo(report.describe(level, result, all_solutions, name))
