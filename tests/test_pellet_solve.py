@@ -353,3 +353,16 @@ def test_pure_python_kernel_gives_the_same_path(text: str, expected: int) -> Non
         results.append((status, int(sc[kern.S_NODES]), int(sc[kern.S_MEMO]), path.tolist()))
     assert results[0] == results[1]
     assert results[0][0] == expected
+
+
+@pytest.mark.parametrize(("text", "method"), [("S..\n...", "rectangle"), ("S..\n.#.\n...", "search")])
+def test_a_path_the_simulator_rejects_is_an_error_not_a_result(text: str, method: str, monkeypatch) -> None:
+    """Every path is re-run by the game's `run` before it is returned; one it rejects is a bug, raised as
+    WrongAnswer (a check that `python -O` keeps), never returned as optimal."""
+    from types import SimpleNamespace
+
+    from gridbot.errors import WrongAnswer
+
+    monkeypatch.setattr(solver, "run", lambda level, moves: SimpleNamespace(verdict=SimpleNamespace(won=False)))
+    with pytest.raises(WrongAnswer, match=method):
+        solve(Level.parse(text))

@@ -562,3 +562,19 @@ def test_memory_refused_by_the_system_gives_the_tour_and_the_reason(monkeypatch)
     result = solve(level, time_limit=10)
     assert result.status == "solved" and carrots.run(level, result.program).verdict.won
     assert "refused memory" in result.stats["reason"]
+
+
+def test_an_answer_the_simulator_rejects_is_an_error_not_a_result(monkeypatch) -> None:
+    """Every program is re-run by the simulator before it is returned; one it rejects is a bug, raised as
+    WrongAnswer (a check that `python -O` keeps), never returned as optimal."""
+    from types import SimpleNamespace
+
+    from gridbot.errors import WrongAnswer
+    from gridbot.solve.carrots import warm_up
+
+    warm_up()  # its own solve re-runs programs too
+    monkeypatch.setattr(
+        carrots, "run", lambda level, program, *args, **kw: SimpleNamespace(verdict=SimpleNamespace(won=False))
+    )
+    with pytest.raises(WrongAnswer, match="completes"):
+        solve(gridbot.load("carrots:4"))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import gridbot
 import gridbot.solve.torch_cave as solver
 from gridbot.cli import cli
-from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 from gridbot.games import torch_cave
 from gridbot.games.torch_cave import Level, Path, parse_program, run
 from gridbot.generate.torch_cave import random_level
@@ -760,3 +760,15 @@ def test_a_half_million_step_answer_is_checked_and_shown_quickly() -> None:
     assert time.perf_counter() - start < 3.0
     assert walk.verdict.won and walk.verdict.step == 500_498 and walk.taken.bit_count() == len(level.torches)
     assert f"(left after each step, the first {torch_cave.LIGHTS_SHOWN:,} of 500,498)" in text
+
+
+@pytest.mark.parametrize("shortcuts", [True, False])
+def test_a_path_the_simulator_rejects_is_an_error_not_a_result(shortcuts: bool, monkeypatch) -> None:
+    """Every path (the lit shortest path of rule 8, or the label search's) is re-run by the simulator before it is
+    returned; one it rejects is a bug, raised as WrongAnswer (a check that `python -O` keeps)."""
+    from types import SimpleNamespace
+
+    rejected = SimpleNamespace(verdict=SimpleNamespace(won=False, step=0))
+    monkeypatch.setattr(solver, "run", lambda level, path: rejected)
+    with pytest.raises(WrongAnswer, match="does not reach T"):
+        solver.solve(gridbot.load("torch_cave:prob16_sample"), shortcuts=shortcuts)

@@ -89,6 +89,7 @@ from typing import Any
 import numpy as np
 
 from gridbot.deadline import Clock, Progress, Timeout
+from gridbot.errors import WrongAnswer
 from gridbot.games import carrots
 from gridbot.games.carrots import MOVES, Level, Loop, Program, Statement
 from gridbot.kernels import carrots as kern
@@ -984,7 +985,7 @@ def _solve(
             if found:
                 programs = first_verified(proof, found)
                 if not programs:
-                    raise AssertionError("solver and simulator disagree")  # a bug, never expected
+                    raise WrongAnswer(f"no program of {K} tokens the search found completes {name or 'the board'}")
                 listed = tuple(programs) if all_solutions else ()
                 return result(Status.OPTIMAL, programs[0], K, listed, proof.capped)
             # every program of K tokens or fewer is now excluded; try K + 1 with the tables at hand (a guess:

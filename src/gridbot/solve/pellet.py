@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from gridbot.deadline import Clock, Progress, Timeout
+from gridbot.errors import WrongAnswer
 from gridbot.games.pellet import WALL, Level, Moves, moves_of_indices, run
 from gridbot.kernels import pellet as kern
 from gridbot.result import SolveResult, Status
@@ -525,8 +526,8 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
     def found(moves: str, method: str) -> SolveResult:
         # no look at the clock here: the re-check is O(moves) vectorised work, and a path in hand is kept
         verdict = run(level, Moves(moves)).verdict
-        if not verdict.won:  # pragma: no cover - a bug in a construction or the kernel
-            raise AssertionError(f"solver produced a wrong path: {verdict}")
+        if not verdict.won:  # a bug in a construction or the kernel
+            raise WrongAnswer(f"the solver's {method} path does not eat every pellet: {verdict}")
         stats["method"] = method
         stats["candidates"] = stats.get("nodes", 0)
         return SolveResult("pellet", name, Status.OPTIMAL, Moves(moves), n, clock.seconds, n, stats)

@@ -113,6 +113,7 @@ from typing import Any
 import numpy as np
 
 from gridbot.deadline import Clock, Progress, Timeout
+from gridbot.errors import WrongAnswer
 from gridbot.games.torch_cave import NAME, Level, Path, run
 from gridbot.kernels import torch_cave as kern
 from gridbot.result import SolveResult, Status
@@ -577,8 +578,8 @@ def _verified(level: Level, moves: str) -> Path:
     """The path of `moves`, re-run by the simulator: it must reach T at its last step. O(steps)."""
     path = Path(moves)
     verdict = run(level, path).verdict
-    if not verdict.won or verdict.step != path.steps:  # pragma: no cover - would be a bug
-        raise AssertionError(f"solver path {path} does not reach T: {verdict}")
+    if not verdict.won or verdict.step != path.steps:
+        raise WrongAnswer(f"the solver's path {path} does not reach T at its last step: {verdict}")
     return path
 
 
