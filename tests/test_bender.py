@@ -327,7 +327,7 @@ def test_format_trace() -> None:
     assert "trace cut after 2 moves" in bender.format_trace(level, run(level), limit=2)
 
 
-def test_solve_results_and_timeout(monkeypatch) -> None:
+def test_solve_results_and_timeout() -> None:
     result = gridbot.solve(gridbot.load("bender:01"))
     assert (result.status, result.length, result.lower_bound) == ("optimal", 4, 4)
     assert result.solution == Answer(("SOUTH", "SOUTH", "EAST", "EAST"))
@@ -337,9 +337,8 @@ def test_solve_results_and_timeout(monkeypatch) -> None:
     assert (looping.status, looping.solution, looping.length) == ("unsolvable", None, None)
     assert looping.to_json()["solution"] is None  # no solution; the human output still says LOOP
     assert bender.describe(gridbot.load("bender:11"), looping) == LOOP
-    # the clock is checked every CHECK_EVERY moves; with a deadline already past, the first check stops him
-    monkeypatch.setattr(solver, "CHECK_EVERY", 1)
-    timed = solver.solve(gridbot.load("bender:12"), time_limit=1e-9)
+    # the clock is checked every `check_every` moves; with a deadline already past, the first check stops him
+    timed = solver.solve(gridbot.load("bender:12"), time_limit=1e-9, settings=solver.Settings(check_every=1))
     assert (timed.status, timed.solution, timed.length) == ("timeout", None, None)
     assert bender.describe(gridbot.load("bender:12"), timed).endswith("no answer")
 
@@ -464,6 +463,17 @@ def test_a_million_cell_map_keeps_time_and_memory() -> None:
     full = gridbot.solve(level)
     assert full.status == "optimal" and full.length > 490_000 and full.stats["broken"] > 40_000
     assert run(level, full.solution).verdict.won
+
+
+def test_the_budget_is_read_once_the_free_moves_are_past(monkeypatch) -> None:
+    """Without a budget given, the shared one is read (a millisecond) only after `free_moves` moves."""
+    reads: list[int] = []
+    monkeypatch.setattr(solver, "_memory_budget", lambda: reads.append(1) or solver.MOVE_BYTES * 1000)
+    level = serpentine(300)
+    assert solver.solve(level).status == "optimal" and reads == []  # 44,000 moves: within the free ones
+    settings = solver.Settings(check_every=100, free_moves=500)
+    tight = solver.solve(level, settings=settings)
+    assert tight.status == "timeout" and "memory budget" in tight.stats["reason"] and reads == [1]
 
 
 def test_trace_records_only_what_it_shows() -> None:
