@@ -96,7 +96,7 @@ def test_the_search_looks_at_the_clock_often_on_big_boards() -> None:
 
 def test_a_bad_limit_is_refused_before_any_work(monkeypatch) -> None:
     built: list[Level] = []
-    monkeypatch.setattr(solver, "Board", lambda level: built.append(level))
+    monkeypatch.setattr(solver, "Board", lambda level, *rest: built.append(level))
     for bad in (float("nan"), 0, -1, "soon"):
         with pytest.raises(ValueError, match="time_limit"):
             solver.solve(Level.parse("S..\n..."), time_limit=bad)

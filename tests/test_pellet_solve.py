@@ -14,7 +14,7 @@ from gridbot.games.pellet import Level
 from gridbot.generate import pellet as generator
 from gridbot.kernels import pellet as kern
 from gridbot.solve import pellet as solver
-from gridbot.solve.pellet import Board, rectangle_path, solve
+from gridbot.solve.pellet import Board, Settings, rectangle_path, solve
 
 from . import brute_pellet as brute
 
@@ -76,12 +76,8 @@ def test_small_board_rules_agree_with_brute_force(level: Level, restarts: bool) 
     # the same answer with forced-edge propagation off (a plain run, memo only)
     board = Board(level)
     if board.pellets and result.stats.get("method") == "search":
-        saved = solver.FORCED_MAX_CELLS
-        solver.FORCED_MAX_CELLS = 0
-        try:
-            plain, finished, _ = solver.search(board, Clock(None), restarts=False)
-        finally:
-            solver.FORCED_MAX_CELLS = saved
+        no_forced = Settings(forced_max_cells=0)
+        plain, finished, _ = solver.search(board, Clock(None), restarts=False, settings=no_forced)
         assert finished and (plain is None) == (expected is None)
 
 
@@ -93,7 +89,7 @@ def test_restarts_stay_exact(level: Level, seed: int) -> None:
     board = Board(level)
     if board.pellets == 0:
         return
-    path, finished, stats = solver.search(board, Clock(30), seed=seed, first_budget=1)
+    path, finished, stats = solver.search(board, Clock(30), seed=seed, settings=Settings(first_budget=1))
     assert finished
     assert (path is None) == (expected is None)
     if path is not None:
@@ -328,9 +324,9 @@ def test_pure_python_kernel_gives_the_same_path(text: str, expected: int) -> Non
         ncand = np.zeros(board.pellets + 1, np.int32)
         cidx = np.zeros(board.pellets + 1, np.int32)
         key = solver._keys(board, 0, 0)
-        bit, tkey, thead = solver._memo_arrays(board, 1)
+        bit, tkey, thead = solver._memo_arrays(board, 1, Settings().memo_slots)
         sc[kern.S_MASK] = bit[board.start]
-        sc[kern.S_FORCED] = int(board.pellets + 1 <= solver.FORCED_MAX_CELLS)
+        sc[kern.S_FORCED] = int(board.pellets + 1 <= Settings().forced_max_cells)
         status = fn(
             board.off,
             free,

@@ -23,6 +23,8 @@ Order of work (each step is exact; a path is always re-checked by the game's `ru
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gridbot.deadline import Clock, Progress, Timeout
@@ -32,24 +34,37 @@ from gridbot.kernels import pellet as kern
 from gridbot.result import SolveResult, Status
 from gridbot.solve.memory import memory_budget
 
-# first run's node budget; each restart doubles it
-FIRST_BUDGET = 4_000  # plus two nodes per pellet, so that a run can at least reach the end
-# node work per kernel call between two looks at the clock: a node costs O(cells) (measured 18 ns per cell
-# on 100 x 100 boards, 67 ns on 1000 x 1000, which miss the cache), so CHUNK_CELLS / cells nodes (at least
-# one) take about 10-35 ms on any board size
-CHUNK_CELLS = 500_000
-# the table of failed positions of small boards (see kernels.pellet.search): slots (a power of two)
-MEMO_SLOTS = 1 << 12
-# forced-edge propagation (kernels.pellet.forced_check) at every node of boards with at most this many
-# open cells: it cuts small searches by 10-100x, but its two O(cells) scans per node slowed the
-# 100x100 boards (3.6 s -> 5.6 s on one) more than it pruned there
-FORCED_MAX_CELLS = 64
-# boards up to this many padded cells keep their tie-break keys cached between calls
-MEMO_MAX_PADDED = 4096
-# the most memory a solve allocates per padded cell, for the budget check: tracemalloc measured a peak of
-# 79 bytes (rectangle) and 119 (search: scratch rows 52, path and candidates 28, keys 16, states 10) on
-# 1000 x 1000 boards; twice that leaves room for the interpreter and the caller
+# the most memory a solve allocates per padded cell, for the budget check: a solve's peak is about 80 bytes a cell
+# (rectangle) and 120 (search: scratch rows 52, path and candidates 28, keys 16, states 10; tracemalloc on
+# 1000 x 1000 boards, docs/perf-log/2026-11-23-pellet-format-limits-issue-15.md); twice that leaves room for the
+# interpreter and the caller
 BYTES_PER_CELL = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the search spends its work and looks at the clock. None of them changes whether a path is found or
+    proven impossible (every run that finishes is exact); they change how fast, and which path a seed gives."""
+
+    # the first run's node budget (plus two nodes per pellet, so that a run can at least reach the end); each
+    # restart doubles it: a run stuck below a bad early move is given up after little work, and the doubling
+    # keeps the total work within about twice that of the run that finishes
+    first_budget: int = 4_000
+    # node work per kernel call between two looks at the clock: a node costs O(cells) (about 18 ns a cell on
+    # 100 x 100 boards, 67 ns on 1000 x 1000, which miss the cache), so chunk_cells / cells nodes (at least one)
+    # take about 10-35 ms on any board size, well inside the time bound's slack
+    chunk_cells: int = 500_000
+    # slots of the table of failed positions of small boards (kernels.pellet.search), a power of two (the kernel
+    # masks with it): a small board's search fails a few thousand positions at most, and a position that finds
+    # no free slot is only not remembered
+    memo_slots: int = 1 << 12
+    # forced-edge propagation (kernels.pellet.forced_check) at every node of boards with at most this many open
+    # cells: it cuts small searches by 10 to 100 times, while on large boards its two O(cells) scans per node cost
+    # more than it prunes (docs/perf-log/2026-11-22-pellet-against-cp-sat-and-dfs-issue-3.md)
+    forced_max_cells: int = 64
+    # boards of up to this many padded cells keep their shape arrays and tie-break keys cached between calls:
+    # on such boards making them costs more than the search; a big board's would hold megabytes for no gain
+    cache_max_padded: int = 4096
 
 
 _SHAPES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -59,10 +74,11 @@ class Board:
     """A level as the kernels see it: a wall-padded grid of (H + 2) x (W + 2) cells.
 
     Holds the search arrays (see gridbot.kernels.pellet for their meaning) and
-    converts between padded indices and (row, column). Building it is O(cells).
+    converts between padded indices and (row, column). Building it is O(cells);
+    `settings` (default `Settings()`) says whether its shape arrays are cached.
     """
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, settings: Settings | None = None) -> None:
         self.level = level
         h, w = level.height, level.width
         self.pw = w + 2
@@ -82,7 +98,8 @@ class Board:
             rr, cc = np.indices((h + 2, w + 2))
             col = ((rr + cc) & 1).astype(np.int32).reshape(n)  # padded r + c has the parity of the unpadded
             shape = (col, np.array([-self.pw, 1, self.pw, -1], np.int64))
-            if n <= MEMO_MAX_PADDED and len(_SHAPES) < 256:
+            cache_max = (Settings() if settings is None else settings).cache_max_padded
+            if n <= cache_max and len(_SHAPES) < 256:
                 _SHAPES[(h, w)] = shape  # read-only everywhere: shared by boards of one size
         self.opened = opened
         self.col, self.off = shape
@@ -348,11 +365,12 @@ def rectangle_path(level: Level) -> list[tuple[int, int]] | None:
 _KEY_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
 
 
-def _keys(board: Board, seed: int, attempt: int) -> np.ndarray:
+def _keys(board: Board, seed: int, attempt: int, cache_max_padded: int = 0) -> np.ndarray:
     """Tie-break keys of run `attempt`: a random permutation drawn from (seed, attempt).
 
-    Cached per (cells, seed, attempt) for small boards (drawing them costs more
-    than searching a tiny board); the kernel only reads them.
+    Cached per (cells, seed, attempt) for boards of at most `cache_max_padded`
+    padded cells (drawing them costs more than searching a tiny board); the
+    kernel only reads them.
     """
     ck = (board.n, seed & 0xFFFFFFFF, attempt)
     cached = _KEY_CACHE.get(ck)
@@ -360,13 +378,13 @@ def _keys(board: Board, seed: int, attempt: int) -> np.ndarray:
         return cached
     rng = np.random.default_rng([seed & 0xFFFFFFFF, attempt])
     keys = rng.permutation(board.n).astype(np.int64)
-    if board.n <= MEMO_MAX_PADDED and len(_KEY_CACHE) < 256:
+    if board.n <= cache_max_padded and len(_KEY_CACHE) < 256:
         _KEY_CACHE[ck] = keys
     return keys
 
 
-def _memo_arrays(board: Board, mode: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(bit, tkey, thead) of the kernel's table of failed positions; an empty table turns it off.
+def _memo_arrays(board: Board, mode: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bit, tkey, thead) of the kernel's table of failed positions, of `slots` slots; an empty table turns it off.
 
     On only for gridbot's search (mode 1) on boards of at most 64 open cells, where
     a visited set fits one int64 bitmask: bit[i] is the bit of open cell i.
@@ -376,38 +394,44 @@ def _memo_arrays(board: Board, mode: int) -> tuple[np.ndarray, np.ndarray, np.nd
     cells = np.flatnonzero(board.opened)
     bit = np.zeros(board.n, np.uint64)
     bit[cells] = np.left_shift(np.uint64(1), np.arange(cells.size, dtype=np.uint64))
-    return bit.view(np.int64), np.zeros(MEMO_SLOTS, np.int64), np.zeros(MEMO_SLOTS, np.int32)
+    return bit.view(np.int64), np.zeros(slots, np.int64), np.zeros(slots, np.int32)
 
 
 def search(
-    board: Board, clock: Clock, seed: int = 0, mode: int = 1, restarts: bool = True, first_budget: int = FIRST_BUDGET
+    board: Board,
+    clock: Clock,
+    seed: int = 0,
+    mode: int = 1,
+    restarts: bool = True,
+    settings: Settings | None = None,
 ) -> tuple[np.ndarray | None, bool, dict[str, int]]:
     """Run the kernel's search with restarts until it finishes or the clock runs out.
 
     Returns (path as an array of padded indices or None, finished, stats). finished=True with
     no path proves that none exists. Raises nothing on timeout: finished is False.
-    Work is at most about twice that of the last run (budgets double).
+    Work is at most about twice that of the last run (budgets double). `settings`: see Settings.
     """
+    settings = Settings() if settings is None else settings
     n = board.n
     scratch = board.scratch()
     m = board.pellets + 1
     work = np.zeros(7 * m, np.int32)  # one allocation: path, cand (4 per depth), ncand, cidx
     path, cand, ncand, cidx = work[:m], work[m : 5 * m], work[5 * m : 6 * m], work[6 * m :]
     info = np.zeros(2, np.int64)
-    bit, tkey, thead = _memo_arrays(board, mode)
+    bit, tkey, thead = _memo_arrays(board, mode, settings.memo_slots)
     stats = {"nodes": 0, "checks": 0, "runs": 0, "memo_hits": 0}
-    budget = first_budget + 2 * board.pellets if restarts else -1
+    budget = settings.first_budget + 2 * board.pellets if restarts else -1
+    chunk = max(1, settings.chunk_cells // (board.pellets + 1))
     attempt = 0
     while True:
         free, deg, sc = board.fresh_state()
-        key = _keys(board, seed, attempt) if n else np.zeros(0, np.int64)
+        key = _keys(board, seed, attempt, settings.cache_max_padded) if n else np.zeros(0, np.int64)
         path[0] = board.start
         sc[kern.S_MASK] = bit[board.start]
-        sc[kern.S_FORCED] = int(mode == 1 and board.pellets + 1 <= FORCED_MAX_CELLS)
+        sc[kern.S_FORCED] = int(mode == 1 and board.pellets + 1 <= settings.forced_max_cells)
         stats["runs"] += 1
         run_nodes = 0
         while True:
-            chunk = max(1, CHUNK_CELLS // (board.pellets + 1))
             limit = chunk if budget < 0 else min(chunk, budget - run_nodes)
             before = int(sc[kern.S_NODES])
             target = before + limit
@@ -467,6 +491,8 @@ def solve(
     seed: int = 0,
     restarts: bool = True,
     construct: bool = True,
+    *,
+    settings: Settings | None = None,
 ) -> SolveResult:
     """A path from S through every pellet, or a proof that there is none.
 
@@ -476,8 +502,9 @@ def solve(
     search), or 'timeout' (the time limit ran out, or the board would need more
     than `memory_budget()`: then stats['reason'] says so). `all_solutions` is
     accepted for the common interface and ignored: one path is returned.
-    Deterministic for a given `seed`. Raises ValueError for a time limit that is
-    not a positive number.
+    Deterministic for a given `seed` and `settings` (default `Settings()`: how the
+    search spends its work). Raises ValueError for a time limit that is not a
+    positive number.
 
     Every phase keeps the time limit: the clock starts first (loading the
     compiled kernels, about 0.4 s the first time in a process, counts); the
@@ -511,14 +538,16 @@ def solve(
         reason = f"out of memory: the board needs about {need >> 20} MiB, the budget is {budget >> 20} MiB"
         return stopped("none", reason)
     try:
-        return _solve(level, clock, stats, seed, restarts, construct)
+        return _solve(level, clock, stats, seed, restarts, construct, Settings() if settings is None else settings)
     except Timeout:
         return stopped("none")
     except MemoryError:  # the budget is an estimate: memory can still run out (other processes, fragmentation)
         return stopped("none", f"out of memory: the board needs about {need >> 20} MiB and could not get it")
 
 
-def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, construct: bool) -> SolveResult:
+def _solve(
+    level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, construct: bool, settings: Settings
+) -> SolveResult:
     """The phases of `solve` (certificates, rectangle, search, re-check); raises Timeout past the deadline."""
     name = level.name
     n = level.size
@@ -535,7 +564,7 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
     if n == 0:
         return found("", "trivial")
     stats["method"] = "certificate"  # the phase running, should the clock stop it
-    board = Board(level)
+    board = Board(level, settings)
     reason = certificate(board)
     if reason is not None:
         stats.update(reason=reason, candidates=0)
@@ -547,7 +576,7 @@ def _solve(level: Level, clock: Clock, stats: dict, seed: int, restarts: bool, c
             padded = (order // w + top + 1) * board.pw + order % w + left + 1
             return found(moves_of_indices(padded, board.pw), "rectangle")
     stats["method"] = "search"
-    path, finished, search_stats = search(board, clock, seed=seed, restarts=restarts)
+    path, finished, search_stats = search(board, clock, seed=seed, restarts=restarts, settings=settings)
     stats.update(search_stats)
     stats["candidates"] = stats["nodes"]
     if path is not None:
