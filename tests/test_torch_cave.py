@@ -7,6 +7,7 @@ import doctest
 import json
 import random
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -275,25 +276,21 @@ def test_solver_matches_plain_bfs_on_thousands_of_seeded_caves() -> None:
     assert 1000 < solvable < 3000  # both outcomes are well represented
 
 
-def test_vector_front_and_without_greedy_bound(monkeypatch) -> None:
+def test_vector_front_and_without_greedy_bound() -> None:
     """The numpy dominance test (used for long fronts) and the run without an upper bound agree with BFS."""
-    monkeypatch.setattr(solver._Front, "SWITCH", 1)
     rng = random.Random(7)
     for greedy in (False, True):
-        if not greedy:  # neither greedy pass finds a walk: the exact search runs without an upper bound
-            monkeypatch.setattr(solver, "GREEDY_BUDGET", 0)
-            monkeypatch.setattr(solver._Search, "descend", lambda self, upper=solver.INF: (None, solver.INF))
-        else:
-            monkeypatch.undo()
-            monkeypatch.setattr(solver._Front, "SWITCH", 1)
+        settings = solver.Settings(front_switch=1)
+        if not greedy:  # neither greedy pass runs: the exact search runs without an upper bound
+            settings = replace(settings, greedy_budget=0, descend_choices=0)
         for _ in range(400):
             text = random_cave(rng, rng.randint(2, 7), rng.randint(2, 7), rng.randint(0, 8), rng.random() * 0.3)
             level = Level.parse(text, start_light=rng.randint(2, 6), torch_light=rng.randint(2, 6))
-            assert optimum(level, shortcuts=False) == brute.fewest_steps(level), text
+            assert optimum(level, shortcuts=False, settings=settings) == brute.fewest_steps(level), text
 
 
 def test_dominance_rule_examples() -> None:
-    front = solver._Front(15, vectorize=False)
+    front = solver._Front(15, switch=None)
     assert front.offer(0b01, 10, 1) == []
     assert front.offer(0b01, 12, 2) is None  # same torches, more steps
     assert front.offer(0b11, 24, 3) == []  # one torch more, 14 steps more: kept
@@ -413,14 +410,12 @@ def test_search_alone_matches_plain_bfs() -> None:
         assert optimum(level, shortcuts=False) == brute.fewest_steps(level), str(level)
 
 
-def test_lazy_rows_chunked_bounds_and_nearest_torch_hops_match_plain_bfs(monkeypatch) -> None:
+def test_lazy_rows_chunked_bounds_and_nearest_torch_hops_match_plain_bfs() -> None:
     """The many-keys mode (rows on demand, the hop bound from each torch's nearest other torch, sorted values
     read in chunks, vectorised fronts) forced on small caves, against the plain search."""
-    monkeypatch.setattr(solver, "EXACT_HOPS", 0)
-    monkeypatch.setattr(solver, "WHOLE", 2)
-    monkeypatch.setattr(solver._Front, "SWITCH", 1)
+    settings = solver.Settings(exact_hops=0, whole=2, front_switch=1)
     for level in seeded_caves(16, 800):
-        assert optimum(level, shortcuts=False) == brute.fewest_steps(level), str(level)
+        assert optimum(level, shortcuts=False, settings=settings) == brute.fewest_steps(level), str(level)
 
 
 def test_rows_dropped_for_memory_keep_the_answer() -> None:
@@ -449,12 +444,11 @@ def test_many_torches_with_wide_masks_match_plain_bfs() -> None:
             assert optimum(level, **options) == brute.fewest_steps(level), text
 
 
-def test_front_of_wide_masks_agrees_with_the_list_front(monkeypatch) -> None:
+def test_front_of_wide_masks_agrees_with_the_list_front() -> None:
     """The vectorised dominance test on masks of three words keeps exactly the labels the plain lists keep."""
-    monkeypatch.setattr(solver._Front, "SWITCH", 4)
     rng = random.Random(19)
     for _ in range(20):
-        plain, arrays = solver._Front(15, vectorize=False), solver._Front(15, vectorize=True, words=3)
+        plain, arrays = solver._Front(15, switch=None), solver._Front(15, switch=4, words=3)
         for label in range(300):
             mask = sum(1 << bit for bit in rng.sample(range(190), rng.randint(0, 6)))
             steps = rng.randint(0, 120)
@@ -606,14 +600,14 @@ def test_cave_past_the_memory_budget_is_a_clear_timeout() -> None:
     assert result.status == "timeout" and "memory budget" in result.stats["reason"]
 
 
-def test_labels_past_the_memory_budget_stop_with_a_reason(monkeypatch) -> None:
+def test_labels_past_the_memory_budget_stop_with_a_reason() -> None:
     """The label store is counted against the budget: past it, the best walk found (or none) and the reason."""
-    monkeypatch.setattr(solver, "MEMORY_EVERY", 1)
-    monkeypatch.setattr(solver, "CHECK_EVERY", 1)
+    settings = solver.Settings(memory_every=1, check_every=1)
     level = cluster_cave(1)
-    exact = gridbot.solve(level)
+    exact = gridbot.solve(level, settings=settings)
     assert exact.status == "optimal" and exact.stats["labels"] > 2000
-    result = gridbot.solve(level, memory_budget=2 * (solver.LABEL_BYTES + 16) * 1000)  # about 1000 labels
+    budget = 2 * (solver.LABEL_BYTES + 16) * 1000  # about 1000 labels
+    result = gridbot.solve(level, memory_budget=budget, settings=settings)
     assert result.status in ("solved", "timeout") and "labels filled the memory budget" in result.stats["reason"]
     assert result.lower_bound <= exact.length
     if result.status == "solved":

@@ -52,7 +52,9 @@ given; the tests compare the result with a plain breadth-first search over
    every walk was covered: a proof that there is no path. The smallest f in
    the queue is a proven lower bound at any moment (reported on a timeout).
 4. *Upper bound.* A quick weighted pass (f = steps + 3 h, at most
-   GREEDY_BUDGET expansions) usually finds some walk of U steps. The exact pass
+   `Settings.greedy_budget` expansions), or when it finds none a descent that
+   never goes back (`_Search.descend`), usually finds some walk of U steps,
+   within a share of the time (`Settings.greedy_share`). The exact pass
    then drops every label with steps + h >= U (and, likewise, >= the best walk
    to T already queued): by rule 3 it cannot lead to a shorter walk. If the
    exact pass finds nothing shorter than U, the greedy walk is optimal.
@@ -82,15 +84,16 @@ given; the tests compare the result with a plain breadth-first search over
    is optimal, proven at once (rule 6 applied at the start, with the torches
    on the way counted).
 
-*Time and memory.* The breadth-first searches are compiled
-(gridbot.kernels.torch_cave). Rules 7 and 8 need two of them, from H and
+*Time and memory.* The breadth-first searches are those of
+gridbot.kernels.torch_cave, plain Python until loading the compiled ones pays
+(see _Cave). Rules 7 and 8 need two of them, from H and
 from T. The distances between keys are computed a row at a time, when a key
 is first expanded or reached (one search from that key, the clock looked at
 before each), kept as Python lists within a share of `memory_budget()`, and
 dropped all at once (to be computed again if needed) when they would not
 fit. Rule 5 asks, per leg x -> t, for the untaken torches k nearer to x than
 t with d(x, k) + d(k, t) = d(x, t), read off the rows of x and t, and
-remembered per leg. With up to EXACT_HOPS keys every row is computed up front
+remembered per leg. With up to `Settings.exact_hops` keys every row is computed up front
 and the hop term of rule 3 uses each torch's nearest *untaken* other torch;
 with more, it uses each torch's nearest other torch at all (one compiled
 search from all torches at once): never more, so still a lower bound. The
@@ -107,6 +110,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -121,42 +125,85 @@ from gridbot.solve.memory import OutOfBudget
 from gridbot.solve.memory import memory_budget as _memory_budget
 
 INF = 1 << 60
-CHECK_EVERY = 16  # expansions between clock checks (each candidate of a wide one is checked too)
-CANDIDATE_CHECK = 64  # candidates of one expansion between clock checks
-MEMORY_EVERY = 256  # expansions between looks at the size of the label store
-WHOLE = 64  # sorted values of the bound read at once (more are read in doubling chunks when needed)
-EXACT_HOPS = 64  # with up to this many keys: every row up front, and the hop bound over untaken torches
-ELLIPSE_ROUNDS = 64  # rounds of rule 7 at most (any round's bound is valid)
-GREEDY_WEIGHT = 3
-GREEDY_BUDGET = 2000  # expansions of the greedy pass
-GREEDY_SHARE = 0.25  # of the time left, at most, for the greedy passes
-DESCEND_CHOICES = 64  # torches a step of the descent chooses from
-JIT_CELLS = 200_000  # bigger caves use the compiled searches from the start
-JIT_WORK = 1_000_000  # cells reached by plain searches (about 0.4 s), after which the compiled ones are loaded
-JIT_LOAD = 2.0  # seconds the clock must leave for loading them in the middle of a solve
-JIT_START = 0.9  # and for loading them at the start, for a big cave (plain searches cost what they reach)
 CELL_BYTES = 32  # work arrays per cell: walls, distances from H, T and a source, queue, moves, torches, DP
 ROW_BYTES = 3 * 40  # per entry of a kept row: distance and two orders, Python lists of ints (generous)
 PATH_BYTES = 64  # per leg remembered for rule 5, besides its mask
 LABEL_BYTES = 400  # per label besides its mask: list slots, heap entry, front entry, ints (generous)
-TABLE_SHARE = 0.4  # of the memory budget for rows and rule 5 masks
-HOPS_SHARE = 0.1  # for the hop bounds remembered per mask
-LABEL_SHARE = 0.5  # for the labels of the search
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the solver spends its time and memory. None of them changes which walk is proven shortest (the tests
+    run the search with extreme values against a plain breadth-first search); they change how fast, and when the
+    search gives up on the clock or the memory budget."""
+
+    # expansions between looks at the clock: an expansion costs from microseconds to about a millisecond, so
+    # the clock is read every few milliseconds at most and costs nothing beside the expansions between
+    check_every: int = 16
+    # candidates of one expansion between looks at the clock: from a key with thousands of torches within its
+    # light one expansion is long
+    candidate_check: int = 64
+    # expansions between looks at the size of the label store (at a look at the clock, so a multiple of
+    # check_every): an expansion adds at most a label per torch, so the store passes its share by little
+    memory_every: int = 256
+    # sorted values of rule 3's bound made at once: the bound mostly stops at a small j, so with more torches
+    # left than this the values are read lazily, in doubling chunks, as far as j goes
+    whole: int = 64
+    # with up to this many keys every row of distances is computed up front (a search per key) and the hop term
+    # of rule 3 uses each torch's nearest *untaken* torch; with more, rows come on demand and the hop term uses
+    # each torch's nearest torch at all (one search from every torch), a weaker bound that costs no rows
+    exact_hops: int = 64
+    # rounds of rule 7 at most: every round's bound is valid, so stopping early costs pruning, never an answer
+    ellipse_rounds: int = 64
+    # the weighted pass of rule 4 orders by steps + weight x h: a larger weight goes deeper faster and finds
+    # a walk in fewer expansions, a smaller one a shorter walk (a tighter bound for the exact pass)
+    greedy_weight: int = 3
+    # expansions of the weighted pass: enough to reach T on caves where it is quick to, after which the
+    # descent (one search per torch taken) tries instead; 0 turns the weighted pass off
+    greedy_budget: int = 2000
+    # share of the time left that the two greedy passes may take, at most (half each): an upper bound helps the
+    # exact pass prune, but must never starve it
+    greedy_share: float = 0.25
+    # torches a step of the descent chooses from, the nearest untaken ones: enough to find one that lights the
+    # way on, while each step's search stays short; 0 turns the descent off
+    descend_choices: int = 64
+    # caves of more cells use the compiled breadth-first searches from the start: a plain search of such a cave
+    # costs about what loading the compiled ones costs (numba's start, about a second)
+    jit_cells: int = 200_000
+    # cells reached by plain searches (about 0.4 s of them), after which the compiled searches are loaded: by
+    # then the searches still to come are likely to cost more than the load
+    jit_work: int = 1_000_000
+    # seconds the clock must leave for loading the compiled searches in the middle of a solve (the load takes
+    # about a second; with less time left the plain searches go on, and cost only what they reach)
+    jit_load: float = 2.0
+    # seconds the clock must leave for loading them at the start, for a cave of more than jit_cells cells
+    jit_start: float = 0.9
+    # shares of the memory budget: the rows of distances and rule 5's masks (dropped all at once and computed
+    # again when they outgrow it: time, never the answer), the hop bounds remembered per mask (a cache), and the
+    # labels of the search (what grows without bound on a hard cave, and what stops it when full)
+    table_share: float = 0.4
+    hops_share: float = 0.1
+    label_share: float = 0.5
+    # bytes a table may take before the memory budget is read (reading it takes a millisecond: it reads the
+    # control groups): every machine that loads numba has this much to spare
+    free_bytes: int = 32 << 20
+    # labels at one key from which the dominance test of rule 2 runs on numpy arrays: below it plain lists are
+    # faster (numpy's fixed cost per call), above it the arrays are, on caves with many torches close together
+    front_switch: int = 48
 
 
 class _Memory:
     """The memory budget in bytes, asked for (a millisecond: it reads the control groups) only once a table
-    grows past FREE bytes; `given` replaces it (the tests give small budgets)."""
+    grows past `free` bytes; `given` replaces it (the tests give small budgets)."""
 
-    FREE = 32 << 20  # every machine that loads numba has this much to spare
-
-    def __init__(self, given: int | None) -> None:
+    def __init__(self, given: int | None, free: int) -> None:
         self.value = given
+        self.free = free
 
     def allows(self, nbytes: int, share: float = 1.0) -> bool:
         """Do `nbytes` fit in `share` of the budget? O(1), after the first real look."""
         if self.value is None:
-            if nbytes <= self.FREE * share:
+            if nbytes <= self.free * share:
                 return True
             self.value = _memory_budget()
         return nbytes <= self.value * share
@@ -168,13 +215,14 @@ class _Memory:
 class _Cave:
     """The cave for the breadth-first searches of gridbot.kernels.torch_cave, with work arrays shared by every
     search: compiled on numpy arrays when they are loaded in this process already or the cave has more than
-    JIT_CELLS cells and the clock leaves JIT_START seconds, else plain Python on lists until the searches have
-    reached JIT_WORK cells and the clock leaves JIT_LOAD seconds to load them (numba's start takes about a
-    second, in which plain Python searches a few hundred thousand cells, and a plain search costs only what
-    it reaches). `jit` forces one or the other. O(cells) memory."""
+    `settings.jit_cells` cells and the clock leaves `jit_start` seconds, else plain Python on lists until the
+    searches have reached `jit_work` cells and the clock leaves `jit_load` seconds to load them (numba's start
+    takes about a second, in which plain Python searches a few hundred thousand cells, and a plain search costs
+    only what it reaches). `jit` forces one or the other. O(cells) memory."""
 
-    def __init__(self, level: Level, jit: bool | None, clock: Clock) -> None:
+    def __init__(self, level: Level, jit: bool | None, clock: Clock, settings: Settings) -> None:
         self.level = level
+        self.settings = settings
         self.width = level.width
         self.size = level.width * level.height
         self.clock = clock
@@ -183,7 +231,8 @@ class _Cave:
         self.searches = 0  # breadth-first searches run
         self.work = 0  # cells they reached
         self.key_cells: list[int] = []
-        self._use(kern.loaded() or (self.size > JIT_CELLS and self._time_to_load(JIT_START)) if jit is None else jit)
+        big = self.size > settings.jit_cells and self._time_to_load(settings.jit_start)
+        self._use(kern.loaded() or big if jit is None else jit)
 
     def _time_to_load(self, seconds: float) -> bool:
         """Does the clock leave `seconds` or more (or no limit)?"""
@@ -250,7 +299,13 @@ class _Cave:
     def expect(self, work: int) -> None:
         """Searches reaching about `work` more cells are to come: load the compiled ones now if they pay for
         it (see the class), rather than in the middle of a phase with a share of the time."""
-        if self.auto and not self.jit and self.work + work > JIT_WORK and self._time_to_load(JIT_LOAD):
+        settings = self.settings
+        if (
+            self.auto
+            and not self.jit
+            and self.work + work > settings.jit_work
+            and self._time_to_load(settings.jit_load)
+        ):
             self._use(True)
 
     def _search(self, source: int, marks: Any, wanted: int, radius: int | None = None) -> tuple[Any, int]:
@@ -325,15 +380,15 @@ def _horizon(near_first: np.ndarray, start_light: int, torch_light: int) -> int:
 
 
 def _ellipse(
-    dh: np.ndarray, dt: np.ndarray, start_light: int, torch_light: int, clock: Clock
+    dh: np.ndarray, dt: np.ndarray, start_light: int, torch_light: int, clock: Clock, rounds: int
 ) -> tuple[np.ndarray, int]:
-    """Rule 7 from the torches' distances to H and T (-1: not reached): (which torches are inside the ellipse,
-    as booleans; the horizon R). O(rounds x torches + torches log torches)."""
+    """Rule 7 from the torches' distances to H and T (-1: not reached), in at most `rounds` rounds: (which torches
+    are inside the ellipse, as booleans; the horizon R). O(rounds x torches + torches log torches)."""
     keep = dh >= 0
     order = np.argsort(dh, kind="stable")
     sorted_dh = dh[order]
     horizon = _horizon(sorted_dh[keep[order]], start_light, torch_light)
-    for _ in range(ELLIPSE_ROUNDS):
+    for _ in range(rounds):
         clock.check()
         inside = keep & (dh + dt <= horizon)
         if np.array_equal(inside, keep):
@@ -348,14 +403,22 @@ class _Tables:
 
     A row is (distances from the key to every key, torches by that distance,
     torches by it plus their distance to T), as lists. Rows and the rule 5
-    masks are kept while they fit in TABLE_SHARE of the memory budget, then
+    masks are kept while they fit in `share` of the memory budget, then
     dropped all at once.
     """
 
     def __init__(
-        self, cave: _Cave, cells: list[int], to_t: list[int], from_h: np.ndarray, clock: Clock, memory: _Memory
+        self,
+        cave: _Cave,
+        cells: list[int],
+        to_t: list[int],
+        from_h: np.ndarray,
+        clock: Clock,
+        memory: _Memory,
+        share: float,
     ) -> None:
         self.cave = cave
+        self.share = share
         self.cells = np.array(cells, np.int64)
         self.index = {cell: key for key, cell in enumerate(cells)}  # key cell -> key
         self.n = len(cells) - 1
@@ -369,7 +432,7 @@ class _Tables:
         self._paths: dict[int, int] = {}
         cave.mark_keys(cells)
         self.row_cost = ROW_BYTES * (self.n + 1)
-        if not memory.allows(self.row_cost, TABLE_SHARE):
+        if not memory.allows(self.row_cost, share):
             raise OutOfBudget(f"a row of distances between {self.n + 1:,} keys does not fit in {memory.describe()}")
         self.from_h = from_h[self.cells].astype(np.int64)  # the row of H, from the search already made
 
@@ -397,7 +460,7 @@ class _Tables:
         return found
 
     def _charge(self, cost: int) -> None:
-        if not self.memory.allows(self.used + cost, TABLE_SHARE):
+        if not self.memory.allows(self.used + cost, self.share):
             self._rows.clear()
             self._paths.clear()
             self.used = 0
@@ -445,6 +508,8 @@ def solve(
     memory_budget: int | None = None,
     shortcuts: bool = True,
     jit: bool | None = None,
+    *,
+    settings: Settings | None = None,
 ) -> SolveResult:
     """A shortest path H -> T (status 'optimal'), 'unsolvable' (proven: no path), or, when the time limit or
     the memory budget runs out first, 'solved' (a path, not proven shortest) or 'timeout' (none found).
@@ -456,11 +521,13 @@ def solve(
     stats["reason"] says when it stopped the search. `shortcuts=False` skips
     rules 7 and 8 (tests check the search on its own). `jit` True or False
     forces the compiled or the plain breadth-first searches; by default
-    the plain ones come first, unless the compiled ones are loaded (see _Cave). See the module docstring for
-    the rules and the complexity.
+    the plain ones come first, unless the compiled ones are loaded (see _Cave). `settings` (default
+    `Settings()`) says how the time and the memory are spent. See the module docstring for the rules and the
+    complexity.
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernels counts
-    memory = _Memory(memory_budget)
+    settings = Settings() if settings is None else settings
+    memory = _Memory(memory_budget, settings.free_bytes)
     name = level.name
     light = (level.start_light, level.torch_light)
     stats: dict[str, Any] = {"labels": 0}
@@ -478,7 +545,7 @@ def solve(
     if not memory.allows(CELL_BYTES * cells):
         stats["reason"] = f"the cave's {cells:,} cells do not fit in {memory.describe()}"
         return result(Status.TIMEOUT, None, 0)
-    cave = _Cave(level, jit, clock)
+    cave = _Cave(level, jit, clock, settings)
     search: _Search | None = None
     greedy: Path | None = None
     try:
@@ -512,20 +579,21 @@ def solve(
                     stats["proof"] = "a shortest path is lit all the way"
                     return result(Status.OPTIMAL, path, path.steps)
             clock.check()
-            inside, horizon = _ellipse(dh, dt, *light, clock)
+            inside, horizon = _ellipse(dh, dt, *light, clock, settings.ellipse_rounds)
             if lower > horizon:
                 return dark(horizon)
         torch_cells = cave.torch_cells[inside].tolist()
         keys = [level.start, *torch_cells]
         stats["keys"] = len(torch_cells)
-        tables = _Tables(cave, keys, from_t[keys].astype(np.int64).tolist(), from_h, clock, memory)
+        to_t = from_t[keys].astype(np.int64).tolist()
+        tables = _Tables(cave, keys, to_t, from_h, clock, memory, settings.table_share)
         nearest: list[int] | None = None
         cave.expect(len(keys) * int(np.count_nonzero(from_h >= 0)))  # a search per key, if the search needs them
-        if tables.n <= EXACT_HOPS:
+        if tables.n <= settings.exact_hops:
             tables.compute_all()
         else:
             nearest = cave.nearest_other(torch_cells)
-        search = _Search(tables, level.start_light, level.torch_light, clock, memory, nearest)
+        search = _Search(tables, level.start_light, level.torch_light, clock, memory, settings, nearest)
 
         legs: dict[tuple[int, int], str] = {}  # the greedy walk and the optimal one share legs
 
@@ -541,7 +609,8 @@ def solve(
         found: tuple[list[int] | None, int] = (None, INF)
         for attempt in (search.weighted, search.descend):
             left = clock.left()
-            search.clock = tables.clock = Clock(None if left is None else max(GREEDY_SHARE / 2 * left, 1e-3))
+            share = None if left is None else max(settings.greedy_share / 2 * left, 1e-3)
+            search.clock = tables.clock = Clock(share)
             try:
                 chain, cost = attempt()
             except Timeout:
@@ -598,9 +667,12 @@ class _Search:
         torch_light: int,
         clock: Clock,
         memory: _Memory,
+        settings: Settings,
         nearest: list[int] | None = None,
     ) -> None:
         n = tables.n
+        self.settings = settings
+        self.whole = settings.whole
         self.n = n
         self.goal_key = n + 1
         self.tables = tables
@@ -658,11 +730,12 @@ class _Search:
         # d(x, t) and d(x, t) + d(t, T) over untaken t, ascending: whole lists when few are left, else read
         # lazily in doubling chunks, as far as j goes
         more_near = more_via = None
-        if left <= WHOLE:
+        whole = self.whole
+        if left <= whole:
             near = [row[t + 1] for t in by_near if not mask >> t & 1]
         else:
             more_near = (row[t + 1] for t in by_near if not mask >> t & 1)
-            near = list(islice(more_near, WHOLE))
+            near = list(islice(more_near, whole))
         first = near[0]
         if first > light:
             return INF  # no new torch within the light
@@ -671,11 +744,11 @@ class _Search:
             if not mask >> t & 1 and row[t + 1] <= light:
                 via_first = row[t + 1] + to_t[t + 1]
                 break
-        if left <= WHOLE:
+        if left <= whole:
             via = [row[t + 1] + to_t[t + 1] for t in by_via if not mask >> t & 1]
         else:
             more_via = (row[t + 1] + to_t[t + 1] for t in by_via if not mask >> t & 1)
-            via = list(islice(more_via, WHOLE))
+            via = list(islice(more_via, whole))
         last = INF  # min d(t, T) over untaken t
         for t in self.by_last:
             if not mask >> t & 1:
@@ -693,7 +766,7 @@ class _Search:
                 if hops is None:
                     hops, more_hops = self._hops(mask)
                 if more_hops is not None and j - 1 > len(hops):
-                    hops.extend(islice(more_hops, max(WHOLE, len(hops))))
+                    hops.extend(islice(more_hops, max(whole, len(hops))))
                 if j - 1 > len(hops):
                     break
                 chain += hops[j - 2]
@@ -714,7 +787,7 @@ class _Search:
         if self.nearest is not None:
             nearest = self.nearest
             rest = (nearest[t] for t in self.by_hop if not mask >> t & 1)
-            return list(islice(rest, WHOLE)), rest
+            return list(islice(rest, self.whole)), rest
         hops = self._hops_cache.get(mask)
         if hops is not None:
             return hops, None
@@ -728,7 +801,9 @@ class _Search:
                     break
         hops.sort()
         cost = 100 + 40 * len(hops)
-        if not self.memory.allows(self._hops_used + cost, HOPS_SHARE):  # a bounded share: forget, start again
+        if not self.memory.allows(
+            self._hops_used + cost, self.settings.hops_share
+        ):  # a bounded share: forget, start again
             self._hops_cache.clear()
             self._hops_used = 0
         self._hops_used += cost
@@ -737,23 +812,26 @@ class _Search:
 
     def weighted(self, upper: int = INF) -> tuple[list[int] | None, int]:
         """The weighted pass of rule 4 (see `run`): a walk shorter than `upper` found fast, or (None, INF) after
-        GREEDY_BUDGET expansions."""
-        return self.run(weight=GREEDY_WEIGHT, budget=GREEDY_BUDGET, upper=upper)
+        `settings.greedy_budget` expansions."""
+        return self.run(weight=self.settings.greedy_weight, budget=self.settings.greedy_budget, upper=upper)
 
     def descend(self, upper: int = INF) -> tuple[list[int] | None, int]:
-        """A walk found without going back: from each key, the leg to the one of the DESCEND_CHOICES nearest
-        untaken torches within the light that leaves the least shortfall d(t, T) - light at t, until the light
-        reaches T. (keys of the walk ending
-        with `goal_key`, its steps), or (None, INF) at a dead end or when it is not shorter than `upper`. One
-        search from each key it stands on, only as far as the light: O(torches taken x cells) at worst."""
+        """A walk found without going back: from each key, the leg to the one of the `settings.descend_choices`
+        nearest untaken torches within the light that leaves the least shortfall d(t, T) - light at t, until the
+        light reaches T. (keys of the walk ending with `goal_key`, its steps), or (None, INF) at a dead end, when it
+        is not shorter than `upper`, or when descend_choices is 0. One search from each key it stands on, only as
+        far as the light: O(torches taken x cells) at worst."""
+        choices = self.settings.descend_choices
+        if not choices:
+            return None, INF
         key, mask, steps, light = 0, 0, 0, self.start_light
         to_t, torch_light = self.to_t, self.torch_light
         index = self.tables.index
         chain = [0]
         while to_t[key] > light:
             self.clock.check()
-            # the nearest DESCEND_CHOICES untaken torches at most (the taken ones are keys too)
-            wanted = min(len(chain) + DESCEND_CHOICES, self.n + 1)
+            # the nearest `choices` untaken torches at most (the taken ones are keys too)
+            wanted = min(len(chain) + choices, self.n + 1)
             cells, dists = self.tables.cave.keys_within(int(self.tables.cells[key]), light, wanted)
             best, best_short, best_d = -1, INF, 0
             for cell, d in zip(cells, dists, strict=True):
@@ -790,13 +868,16 @@ class _Search:
         heuristic = self.heuristic
         counts = self.counts
         clock = self.clock
+        check_every, memory_every = self.settings.check_every, self.settings.memory_every
+        candidate_check, label_share = self.settings.candidate_check, self.settings.label_share
+        switch = self.settings.front_switch
         # labels are parallel lists; a label is its index
         l_key = [0]
         l_mask = [0]
         l_steps = [0]
         l_parent = [-1]
         alive = [True]
-        fronts = [_Front(torch_light, True, self.words) for _ in range(n + 2)]
+        fronts = [_Front(torch_light, switch, self.words) for _ in range(n + 2)]
         fronts[0].offer(0, 0, 0)
         h0 = heuristic(0, 0, start_light)
         heap = [(weight * h0, 0, 0)] if h0 < INF else []  # (order, -steps, label): ties go deeper first
@@ -819,10 +900,10 @@ class _Search:
                 expanded += 1
                 if budget is not None and expanded > budget:
                     return None, INF
-                if expanded % CHECK_EVERY == 0:
+                if expanded % check_every == 0:
                     clock.check(length=order, candidates=counts["expanded"] + expanded)
                     labels = len(l_key) * self.label_cost
-                    if expanded % MEMORY_EVERY == 0 and not self.memory.allows(labels, LABEL_SHARE):
+                    if expanded % memory_every == 0 and not self.memory.allows(labels, label_share):
                         raise OutOfBudget(f"the search's {len(l_key):,} labels filled {self.memory.describe()}")
                 mask, steps = l_mask[label], l_steps[label]
                 light = start_light + torch_light * mask.bit_count() - steps
@@ -846,7 +927,7 @@ class _Search:
                     if mask >> t & 1:
                         continue
                     tried += 1
-                    if tried % CANDIDATE_CHECK == 0:
+                    if tried % candidate_check == 0:
                         clock.check()
                     if tables.passing(key, t) & ~mask:
                         continue  # rule 5: the leg passes an untaken torch
@@ -893,16 +974,15 @@ def _words(mask: int, words: int) -> np.ndarray:
 class _Front:
     """The labels kept at one key cell: none dominates another (rule 2). O(size) per offer.
 
-    Small fronts are plain lists; from SWITCH labels on (when `vectorize`),
+    Small fronts are plain lists; from `switch` labels on (never when `switch` is None),
     numpy arrays of the masks as `words` 64-bit words each do the pairwise
     test, which is the hot loop of the search on caves where many torches are
     close together.
     """
 
-    SWITCH = 48
     __slots__ = (
         "torch_light",
-        "vectorize",
+        "switch",
         "words",
         "masks",
         "steps",
@@ -913,9 +993,9 @@ class _Front:
         "size",
     )
 
-    def __init__(self, torch_light: int, vectorize: bool, words: int = 1) -> None:
+    def __init__(self, torch_light: int, switch: int | None, words: int = 1) -> None:
         self.torch_light = torch_light
-        self.vectorize = vectorize
+        self.switch = switch
         self.words = words
         self.masks: list[int] = []
         self.steps: list[int] = []
@@ -950,7 +1030,7 @@ class _Front:
         self.masks.append(mask)
         self.steps.append(steps)
         self.labels.append(label)
-        if self.vectorize and len(self.masks) >= self.SWITCH:
+        if self.switch is not None and len(self.masks) >= self.switch:
             self.size = len(self.masks)
             capacity = 4 * self.size
             self.a_masks = np.zeros((capacity, self.words) if self.words > 1 else capacity, np.uint64)
