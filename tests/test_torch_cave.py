@@ -22,6 +22,8 @@ from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 from gridbot.games import torch_cave
 from gridbot.games.torch_cave import Level, Path, parse_program, run
 from gridbot.generate.torch_cave import random_level
+from gridbot.solve.torch_cave.front import _Front
+from gridbot.solve.torch_cave.search import LABEL_BYTES
 
 from . import brute_torch_cave as brute
 from .limited_child import run_limited
@@ -290,7 +292,7 @@ def test_vector_front_and_without_greedy_bound() -> None:
 
 
 def test_dominance_rule_examples() -> None:
-    front = solver._Front(15, switch=None)
+    front = _Front(15, switch=None)
     assert front.offer(0b01, 10, 1) == []
     assert front.offer(0b01, 12, 2) is None  # same torches, more steps
     assert front.offer(0b11, 24, 3) == []  # one torch more, 14 steps more: kept
@@ -448,7 +450,7 @@ def test_front_of_wide_masks_agrees_with_the_list_front() -> None:
     """The vectorised dominance test on masks of three words keeps exactly the labels the plain lists keep."""
     rng = random.Random(19)
     for _ in range(20):
-        plain, arrays = solver._Front(15, switch=None), solver._Front(15, switch=4, words=3)
+        plain, arrays = _Front(15, switch=None), _Front(15, switch=4, words=3)
         for label in range(300):
             mask = sum(1 << bit for bit in rng.sample(range(190), rng.randint(0, 6)))
             steps = rng.randint(0, 120)
@@ -606,7 +608,7 @@ def test_labels_past_the_memory_budget_stop_with_a_reason() -> None:
     level = cluster_cave(1)
     exact = gridbot.solve(level, settings=settings)
     assert exact.status == "optimal" and exact.stats["labels"] > 2000
-    budget = 2 * (solver.LABEL_BYTES + 16) * 1000  # about 1000 labels
+    budget = 2 * (LABEL_BYTES + 16) * 1000  # about 1000 labels
     result = gridbot.solve(level, memory_budget=budget, settings=settings)
     assert result.status in ("solved", "timeout") and "labels filled the memory budget" in result.stats["reason"]
     assert result.lower_bound <= exact.length
