@@ -399,7 +399,7 @@ def test_full_boards_under_a_4_gib_address_space_limit() -> None:
 def test_tables_never_allocate_past_their_budget() -> None:
     """The store used to start at 1024 rows whatever the budget (47.9 GiB on 100 x 100); now every allocation of the
     tables (store, map, power buffers) stays within their share of the budget."""
-    from gridbot.solve.carrots import TABLE_SHARE, FragmentTables, MemoryBudget
+    from gridbot.solve.carrots import FragmentTables, MemoryBudget, Settings
 
     level = full_board(30, 30)
     budget = 64 * 2**20
@@ -408,7 +408,7 @@ def test_tables_never_allocate_past_their_budget() -> None:
         tables.ensure(4)
     arrays = [tables.ends, tables.vis, tables.prov, tables.fp_keys, tables.fp_rows, tables.r1, tables.r2]
     arrays += [*tables._powers, *tables.prims]
-    assert sum(a.nbytes for a in arrays) <= TABLE_SHARE * budget
+    assert sum(a.nbytes for a in arrays) <= Settings().table_share * budget
 
 
 def test_a_budget_too_small_for_the_first_tables_goes_straight_to_the_tour() -> None:
@@ -433,15 +433,13 @@ def test_the_default_budget_is_the_shared_one(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("text", HAND_BOARDS)
-def test_tiny_memo_and_child_chunks_keep_the_optimum(text: str, monkeypatch) -> None:
+def test_tiny_memo_and_child_chunks_keep_the_optimum(text: str) -> None:
     """With no room for the memo of expanded states and loop outcomes taken one fragment at a time (the bounds a
     big board meets), the search finds the same optimum as the brute force."""
-    import gridbot.solve.carrots as solver
+    from gridbot.solve.carrots import Settings
 
-    monkeypatch.setattr(solver, "MEMO_SHARE", 0.0)
-    monkeypatch.setattr(solver, "CHILDREN_SHARE", 0.0)
     level = Level.parse(text)
-    result = solve(level)
+    result = solve(level, settings=Settings(memo_share=0.0, children_share=0.0))
     assert result.status == "optimal"
     assert result.length == brute.minimum(level, max_length=6, counts=counts_for(level))
 
@@ -496,8 +494,8 @@ print(result.status, elapsed, result.stats.get("reason", ""), sep="|")
 @pytest.mark.parametrize(("entry", "limit"), [("solver", 0.05), ("api", 0.8)])
 def test_a_short_time_limit_in_a_fresh_process_is_kept(entry: str, limit: float) -> None:
     """The first solve of a process imports the solver and loads the compiled kernels, both under its clock; with
-    too little time left for the kernels (here: the import takes 0.4 s of 0.8, leaving less than WARM_UP_MIN_LEFT)
-    it answers with the tour at once and says why, instead of overrunning."""
+    too little time left for the kernels (here: the import takes 0.4 s of 0.8, leaving less than the settings'
+    warm_up_min_left) it answers with the tour at once and says why, instead of overrunning."""
     done = run_child(FRESH_CHILD, entry, str(limit))
     status, elapsed, reason = done.stdout.strip().split("|")
     assert status == "solved" and float(elapsed) <= bound(limit)
@@ -529,18 +527,15 @@ def test_random_levels_answer_verified_within_the_time_bound() -> None:
 
 
 @pytest.mark.parametrize("name", ["carrots:4", "carrots:11"])
-def test_tables_are_the_same_built_in_the_smallest_calls(name: str, monkeypatch) -> None:
+def test_tables_are_the_same_built_in_the_smallest_calls(name: str) -> None:
     """Kernel calls bounded to one row of work (loop powers, admissions and sequences resumed call after call, the
     fingerprint map grown from small) build the very tables one big call builds."""
-    import gridbot.solve.carrots as solver
+    from gridbot.solve.carrots import FragmentTables, Settings
 
     level = gridbot.load(name)
-    whole = solver.FragmentTables(level)
+    whole = FragmentTables(level)
     whole.ensure(4)
-    monkeypatch.setattr(solver, "WORK_PER_CALL", 1)
-    monkeypatch.setattr(solver, "BODIES_PER_CALL", 1)
-    monkeypatch.setattr(solver, "FIRST_MAP_ROWS", 2)
-    pieces = solver.FragmentTables(level)
+    pieces = FragmentTables(level, settings=Settings(work_per_call=1, bodies_per_call=1, first_map_rows=2))
     pieces.ensure(4)
     assert len(pieces.fp_keys) >= 2 * pieces.rows > 2 * 16  # the map grew, rehashing as it went
     assert whole.bounds == pieces.bounds and whole.candidates == pieces.candidates

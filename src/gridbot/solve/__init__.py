@@ -71,7 +71,13 @@ class Solver:
 SOLVERS: dict[str, Solver] = {
     entry.game: entry
     for entry in (
-        Solver("carrots", "gridbot.solve.carrots", ("max_length", "memory_budget"), warms_up=True, counts_loading=True),
+        Solver(
+            "carrots",
+            "gridbot.solve.carrots",
+            ("max_length", "memory_budget", "settings"),
+            warms_up=True,
+            counts_loading=True,
+        ),
         Solver("pellet", "gridbot.solve.pellet", ("seed", "restarts", "construct", "settings"), warms_up=True),
         Solver("torch_cave", "gridbot.solve.torch_cave", ("memory_budget", "shortcuts", "jit", "settings")),
         Solver("bender", "gridbot.solve.bender", ("memory_budget", "settings")),

@@ -65,16 +65,17 @@ Limits (every board the format allows, up to 1000 x 1000)
   that size (pages never written cost nothing, rows never move); the search's
   memo and the loop outcomes it holds at once get shares too. A board whose
   first tables do not fit (or whose single function would exceed
-  MAX_STATE_BYTES) skips the tables; a table that outgrows the budget stops
+  `Settings.max_state_bytes`) skips the tables; a table that outgrows the budget stops
   the deepening. Either way the answer is 'solved' with stats["reason"].
 - *Time.* The clock starts first; loading the kernels, setting up the tables
-  and every kernel call (bounded to WORK_PER_CALL words) are followed by a
-  look at it. The finishing work (smaller counts, the greedy program) stops
-  a little past the deadline (GRACE_*), well inside the slack of
-  max(1 s, 10 %) that the time bound allows.
+  and every kernel call (bounded to `Settings.work_per_call` words) are
+  followed by a look at it. The finishing work (smaller counts, the greedy
+  program) stops a little past the deadline (`Settings.grace_*`), well inside
+  the slack of max(1 s, 10 %) that the time bound allows.
 - *Fallback.* A depth-first tour (iterative, cut after the last square it
-  must mark, runs of F written as loops) answers whenever the proof does not;
-  like every answer it is re-run by the simulator before it is returned.
+  must mark, runs of F written as loops) answers whenever the proof does not.
+  It marks every square by construction; the greedy program, shorter when it
+  works, is re-run by the simulator before it is returned.
 """
 
 from __future__ import annotations
@@ -97,28 +98,59 @@ from gridbot.result import SolveResult, Status
 from gridbot.solve import memory
 
 PRIMS = "FLR"
-PAIR_CHUNK = 50_000  # most final-loop pairs per pair_covers call
-BODIES_PER_CALL = 256  # most loop bodies per build_loops call
-WORK_PER_CALL = 2**23  # table words a kernel call may go through (tens of ms at most), so that the clock is read often
-FINISH_PAIRS = 2**22  # most (child, fragment) coverage tests per first_cover call
-MAX_ALL = 100
-# shares of the memory budget: the fragment store with its fingerprint map and loop power buffers; the top-level
-# search's memo of expanded (state, marks); the outcomes of top-level loops examined at once. The rest is slack.
-TABLE_SHARE, MEMO_SHARE, CHILDREN_SHARE = 0.75, 1 / 8, 1 / 16
-POWER_SHARE = 1 / 4  # of the tables' share: the loop power buffers (the store gets the rest)
+MAX_ALL = 100  # the most programs `all_solutions` lists; past it the result says it is capped
 MIN_ROWS = 8  # a store of fewer rows cannot hold the tables of cost 1
-FIRST_MAP_ROWS = 1024  # rows the fingerprint map is first made for (it doubles as the store fills)
-# the largest function (every state's end and marks; about squares^2 / 2 bytes) the tables take: past it (boards of
-# more than about 11,500 squares) each table step touches hundreds of megabytes, too slow to keep a time limit, and
-# a store that fits in memory holds too few rows to prove more than a few tokens
-MAX_STATE_BYTES = 2**26
-GRACE_MIN, GRACE_SHARE, GRACE_MAX = 0.1, 0.05, 0.5  # finishing time past the deadline (seconds, share of the limit)
-GREEDY_UNTIMED = 2.0  # seconds the greedy program may take when there is no time limit
-# the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left than this
-# it does not start them (the plain tour answers), so that loading ends well inside the time bound's slack
-WARM_UP_MIN_LEFT = 0.5
-# from this many squares the compiled tour, loaded alone from numba's cache (about 0.4 s), beats the plain one
-KERNEL_TOUR_SQUARES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How the solver spends its time and memory. None of them changes which length is proven shortest: they
+    change how fast, when the tables stop for memory, and how long the finishing work may take."""
+
+    # table words a kernel call may go through (tens of milliseconds at most), so that the clock is read often
+    work_per_call: int = 2**23
+    # loop bodies per build_loops call, at most: a body's powers are many when its cycles are long, so the words
+    # bound alone would let one call run long
+    bodies_per_call: int = 256
+    # final-loop pairs per pair_covers call, at most (fewer when work_per_call allows fewer)
+    pair_chunk: int = 50_000
+    # (child, fragment) coverage tests per first_cover call: a test stops at the first word that differs, but on
+    # a big board whose marks are complete in their first words it reads many
+    finish_pairs: int = 2**22
+    # shares of the memory budget: the fragment store with its fingerprint map and loop power buffers (what
+    # decides how far the proof gets); the top-level search's memo of expanded (state, marks), which only prunes
+    # repeats; the outcomes of top-level loops examined at once. The rest is slack for the interpreter.
+    table_share: float = 0.75
+    memo_share: float = 1 / 8
+    children_share: float = 1 / 16
+    # of the tables' share, what the loop power buffers get (the store gets the rest): a body's distinct powers
+    # are few on most boards, and the store is what the tables grow in
+    power_share: float = 1 / 4
+    # rows the fingerprint map is first made for: it doubles as the store fills, so a small board's map stays
+    # small and a big board's is rehashed only a few times
+    first_map_rows: int = 1024
+    # the largest function (every state's end and marks; about squares^2 / 2 bytes) the tables take: past it
+    # (boards of more than about 11,500 squares) each table step touches hundreds of megabytes, too slow to keep
+    # a time limit, and a store that fits in memory holds too few rows to prove more than a few tokens
+    max_state_bytes: int = 2**26
+    # the finishing work (lowering loop counts, the greedy program) may go past the deadline by grace_share of
+    # the limit, at least grace_min and at most grace_max seconds: well inside the time bound's slack of
+    # max(1 s, 10 %), and enough to turn a found program into a readable one
+    grace_min: float = 0.1
+    grace_share: float = 0.05
+    grace_max: float = 0.5
+    # seconds the greedy program may take when there is no time limit: it is a fallback, and past a couple of
+    # seconds the tour is the better answer to wait for
+    greedy_untimed: float = 2.0
+    # the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left
+    # than this it does not start them (the plain tour answers), so that loading ends well inside the slack
+    warm_up_min_left: float = 0.5
+    # from this many squares the compiled tour, loaded alone from numba's cache (about 0.4 s), beats the plain
+    # one, even before the other kernels are loaded
+    kernel_tour_squares: int = 200_000
+    # lowering a loop's count (`smallest_counts`) tries the counts below this: people prefer LOOP(3) to
+    # LOOP(19), and each try is a run of the simulator
+    count_tries: int = 400
 
 
 @dataclass(slots=True)
@@ -153,37 +185,44 @@ def _gib(size: float) -> str:
 @dataclass(frozen=True, slots=True)
 class _Sizes:
     """Bytes the tables of a level take: per function (`state`: every state's end and marks), per store row (with its
-    provenance and fingerprint-map slots), per loop power row, and fixed (hash weights, primitives, scratch rows)."""
+    provenance and fingerprint-map slots), per loop power row, and fixed (hash weights, primitives, scratch rows);
+    with the settings that share the budget out."""
 
     state: int
     row: int
     power: int
     fixed: int
+    settings: Settings
 
     @classmethod
-    def of(cls, level: Level) -> _Sizes:
+    def of(cls, level: Level, settings: Settings) -> _Sizes:
         S, W = 4 * level.size, (level.size + 63) // 64
         state = S * (4 + 8 * W)
-        return cls(state, state + 4 * 8 + 4 * 16, state + 3 * 8, 6 * state + 40 * S + 4096)
+        return cls(state, state + 4 * 8 + 4 * 16, state + 3 * 8, 6 * state + 40 * S + 4096, settings)
+
+    def _store_share(self) -> float:
+        return self.settings.table_share * (1 - self.settings.power_share)
 
     def store_rows(self, budget: int) -> int:
-        """Rows of the store that `budget` bytes allow (TABLE_SHARE of it, less the power buffers and fixed part)."""
-        return max(0, int(TABLE_SHARE * (1 - POWER_SHARE) * budget - self.fixed) // self.row)
+        """Rows of the store that `budget` bytes allow (the tables' share of it, less the power buffers and fixed
+        part)."""
+        return max(0, int(self._store_share() * budget - self.fixed) // self.row)
 
     def power_rows(self, budget: int) -> int:
         """Rows of the loop power buffers that `budget` bytes allow."""
-        return int(TABLE_SHARE * POWER_SHARE * budget) // self.power
+        return int(self.settings.table_share * self.settings.power_share * budget) // self.power
 
     def check(self, budget: int) -> None:
-        """Raise MemoryBudget if a function is larger than MAX_STATE_BYTES or even the first tables (MIN_ROWS rows)
-        do not fit in `budget` bytes."""
-        if self.state > MAX_STATE_BYTES:
+        """Raise MemoryBudget if a function is larger than `settings.max_state_bytes` or even the first tables
+        (MIN_ROWS rows) do not fit in `budget` bytes."""
+        most = self.settings.max_state_bytes
+        if self.state > most:
             raise MemoryBudget(
                 f"a fragment function of this board takes {self.state / 2**20:,.0f} MiB, more than the"
-                f" {MAX_STATE_BYTES / 2**20:,.0f} MiB the tables take (they would not get past a few tokens)"
+                f" {most / 2**20:,.0f} MiB the tables take (they would not get past a few tokens)"
             )
         if self.store_rows(budget) < MIN_ROWS:
-            need = (self.fixed + MIN_ROWS * self.row) / (TABLE_SHARE * (1 - POWER_SHARE))
+            need = (self.fixed + MIN_ROWS * self.row) / self._store_share()
             raise MemoryBudget(
                 f"the first fragment tables would need {_gib(need)} of memory, more than the budget of {_gib(budget)}"
             )
@@ -215,22 +254,26 @@ class FragmentTables:
         weak_hash: bool = False,
         memory_budget: int | None = None,
         clock: Clock | None = None,
+        settings: Settings | None = None,
     ) -> None:
         """`weak_hash` (for tests) gives every function the same fingerprint, so that all go through exact checks.
 
         `memory_budget` bounds what the tables and the search allocate, in
         bytes (default `gridbot.solve.memory.memory_budget()`, which respects
         RLIMIT_AS and cgroup limits); the store, its map and the loop power
-        buffers get TABLE_SHARE of it. MemoryBudget is raised when even the
-        first tables do not fit, and later when a table outgrows it. On a big
-        board each set-up step touches up to a few hundred megabytes, so
-        `clock` (if given) is checked between them (Timeout).
+        buffers get `settings.table_share` of it. MemoryBudget is raised when
+        even the first tables do not fit, and later when a table outgrows it.
+        On a big board each set-up step touches up to a few hundred megabytes,
+        so `clock` (if given) is checked between them (Timeout). `settings`
+        (default `Settings()`) also bounds the work of each kernel call; the
+        search of the same solve reads them from here.
         """
         self.level = level
+        self.settings = settings = Settings() if settings is None else settings
         n = level.size
         self.S = 4 * n
         self.W = (n + 63) // 64
-        self.sizes = _Sizes.of(level)
+        self.sizes = _Sizes.of(level, settings)
         self.memory_budget = memory.memory_budget() if memory_budget is None else memory_budget
         self.sizes.check(self.memory_budget)
         rng = np.random.default_rng(seed)
@@ -260,7 +303,7 @@ class FragmentTables:
                 self.capacity //= 2
                 if self.capacity < MIN_ROWS:
                     raise self._full() from None
-        self.fp_keys = np.zeros(kern.map_slots(min(self.capacity, FIRST_MAP_ROWS)), np.uint64)
+        self.fp_keys = np.zeros(kern.map_slots(min(self.capacity, settings.first_map_rows)), np.uint64)
         self.fp_rows = np.full(len(self.fp_keys), -1, np.int64)
         self.overflow: dict[int, list[int]] = {}  # fingerprint -> further rows sharing it (true collisions)
         self._cand_e = np.empty(self.S, np.int32)
@@ -397,8 +440,8 @@ class FragmentTables:
         of those marked by j, so when both end in the same state from every
         state, putting LOOP(j) in place of LOOP(i) anywhere leaves every later
         state of any run unchanged and marks at least as much. Every kernel
-        call does a bounded amount of work (WORK_PER_CALL), and the clock is
-        read between calls.
+        call does a bounded amount of work (`settings.work_per_call`), and the
+        clock is read between calls.
         """
         first_row = self.rows
         if c == 1:
@@ -407,13 +450,14 @@ class FragmentTables:
                 clock.check(phase="primitives")
             return self.rows - first_row
         body_lo, body_hi, _ = self.bounds[c - 1]
-        per_call = max(1, WORK_PER_CALL // (self.S * self.W))
+        per_call = max(1, self.settings.work_per_call // (self.S * self.W))
+        bodies_per_call = self.settings.bodies_per_call
         powers_buffers = self._power_buffers()
         clash = np.empty((4096, 4), np.int64)
         clash_h = np.empty(4096, np.uint64)
         k, powers, admitted = body_lo, 0, 0
         while k < body_hi:
-            stop = min(body_hi, k + BODIES_PER_CALL)
+            stop = min(body_hi, k + bodies_per_call)
             k, powers, admitted, self.rows, n_clash, code, examined = kern.build_loops(
                 *self._store(), self.prov, body_lo, k, powers, admitted, stop, self.rows, self.fp_keys,
                 self.fp_rows, self.r1, self.r2, *powers_buffers, clash, clash_h, 0, per_call,
@@ -495,7 +539,8 @@ class _Search:
     heuristic: what it finds is a real program, but failing proves nothing.
     Its memo of expanded (state, marks) and the loop outcomes it examines at
     once are bounded by shares of the tables' memory budget; a full memo only
-    stops remembering (it prunes repeats, nothing else).
+    stops remembering (it prunes repeats, nothing else). It reads the settings
+    of its tables.
     """
 
     def __init__(self, tables: FragmentTables, K: int, clock: Clock, all_solutions: bool, m: int | None = None) -> None:
@@ -507,8 +552,9 @@ class _Search:
         self.solutions: list[tuple[Any, ...]] = []
         self.capped = False
         self.expanded: dict[tuple[int, bytes], int] = {}
-        self.memo_room = int(MEMO_SHARE * tables.memory_budget) // (8 * tables.W + 160)
-        self.max_children = max(1, int(CHILDREN_SHARE * tables.memory_budget) // (8 * tables.W + 48))
+        self.settings = settings = tables.settings
+        self.memo_room = int(settings.memo_share * tables.memory_budget) // (8 * tables.W + 160)
+        self.max_children = max(1, int(settings.children_share * tables.memory_budget) // (8 * tables.W + 48))
         self.children = 0
         self.goal = _bitset(tables.level.goal, tables.W)
         self.prims = tables.prims
@@ -517,8 +563,8 @@ class _Search:
         self.traj_v = np.empty((tables.S + 2, tables.W), np.uint64)
         # calls of bounded work: a pair's or a loop's orbit from one state is mostly tens of states (at most S)
         orbit = tables.W * min(tables.S, 32)
-        self.pair_chunk = max(1, min(PAIR_CHUNK, WORK_PER_CALL // orbit))
-        self.loop_chunk = max(1, min(BODIES_PER_CALL * 8, WORK_PER_CALL // orbit))
+        self.pair_chunk = max(1, min(settings.pair_chunk, settings.work_per_call // orbit))
+        self.loop_chunk = max(1, min(settings.bodies_per_call * 8, settings.work_per_call // orbit))
 
     def run(self, s0: int, marks: np.ndarray) -> list[tuple[Any, ...]]:
         with contextlib.suppress(_Found):
@@ -581,7 +627,7 @@ class _Search:
                 continue
             # children per call, so that a call's time stays bounded (a test stops at the first word that differs,
             # but on a big board whose marks are complete in their first words it reads many)
-            step = max(1, FINISH_PAIRS // (len(t) * max(1, self.t.W // 4)))
+            step = max(1, self.settings.finish_pairs // (len(t) * max(1, self.t.W // 4)))
             for lo in range(0, len(states), step):
                 hit = kern.first_cover(t.vis, states[lo : lo + step], marks[lo : lo + step], self.goal)
                 for i in np.nonzero((hit >= 0) & ~done[lo : lo + step])[0].tolist():
@@ -646,7 +692,7 @@ class _Search:
             unbounded = Program(tuple(body[:-1]) + (Loop(last.body, None),))
             if carrots.run(self.t.level, unbounded).verdict.won:
                 program = unbounded
-        return smallest_counts(self.t.level, program, deadline=deadline)
+        return smallest_counts(self.t.level, program, self.settings.count_tries, deadline)
 
 
 def _with_count(body: tuple[Statement, ...], target: int, count: int) -> tuple[tuple[Statement, ...], int]:
@@ -666,15 +712,17 @@ def _with_count(body: tuple[Statement, ...], target: int, count: int) -> tuple[t
     return tuple(out), seen
 
 
-def smallest_counts(level: Level, program: Program, tries: int = 400, deadline: float | None = None) -> Program:
+def smallest_counts(level: Level, program: Program, tries: int | None = None, deadline: float | None = None) -> Program:
     """The same program with each loop count lowered, in turn, to the smallest that still completes the level.
 
     The search keeps, of equal counts' behaviours, the largest count; people
     prefer `LOOP(3)` to `LOOP(19)` when both work. Every change is checked by
     the simulator, so the result completes whenever `program` does. O(loops x
-    tries) runs, stopping (with the counts lowered so far) once
-    time.monotonic() passes `deadline`.
+    tries) runs (counts 1 to tries - 1 a loop; default `Settings().count_tries`),
+    stopping (with the counts lowered so far) once time.monotonic() passes
+    `deadline`.
     """
+    tries = Settings().count_tries if tries is None else tries
     _, loops = _with_count(program.body, -1, 0)
     for target in range(loops):
         for count in range(1, tries):
@@ -746,11 +794,11 @@ def _py_tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
     return bytes(codes[:cut]), left, seen
 
 
-def _tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
-    """(move codes, unreached, seen) of the depth-first tour from the start: kern.tour once the kernels are loaded,
-    else its plain-Python twin `_py_tour`. `marked` has one byte per square marked before the first step.
-    O(squares)."""
-    warm = warm_up.cache_info().currsize or level.size >= KERNEL_TOUR_SQUARES
+def _tour(level: Level, marked: bytearray, settings: Settings) -> tuple[bytes, int, bytearray]:
+    """(move codes, unreached, seen) of the depth-first tour from the start: kern.tour once the kernels are loaded
+    or on a board of `settings.kernel_tour_squares` squares or more, else its plain-Python twin `_py_tour`.
+    `marked` has one byte per square marked before the first step. O(squares)."""
+    warm = warm_up.cache_info().currsize or level.size >= settings.kernel_tour_squares
     return _kernel_tour(level, marked) if warm else _py_tour(level, marked)
 
 
@@ -783,16 +831,17 @@ def _program_of_moves(codes: bytes | bytearray) -> Program:
     return Program(tuple(body))
 
 
-def reachable(level: Level) -> set[int]:
+def reachable(level: Level, settings: Settings | None = None) -> set[int]:
     """Squares the bunny can ever stand on: those joined to the start through neighbouring squares. O(squares)."""
-    _, _, seen = _tour(level, bytearray(level.size))
+    _, _, seen = _tour(level, bytearray(level.size), Settings() if settings is None else settings)
     return {sq for sq, reached in enumerate(seen) if reached}
 
 
-def walk(level: Level) -> Program:
+def walk(level: Level, settings: Settings | None = None) -> Program:
     """A plain (long) program marking every reachable square: a depth-first tour, cut after the last square it
     needs to mark, runs of F written as loops. Iterative, O(squares)."""
-    return _program_of_moves(_tour(level, carrots.marked_at_start(level))[0])
+    marked = carrots.marked_at_start(level)
+    return _program_of_moves(_tour(level, marked, Settings() if settings is None else settings)[0])
 
 
 def greedy(
@@ -877,7 +926,7 @@ def warm_up() -> float:
     start = time.monotonic()
     # a board whose proof (5 tokens) goes through every kernel, so that none compiles inside a level's clock
     tiny = carrots.Level.parse("###\n# #\n##S##\n  # #\n  ###")
-    _solve(tiny, Clock(None), False, None)
+    _solve(tiny, Clock(None), False, None, settings=Settings())
     _kernel_tour(tiny, carrots.marked_at_start(tiny))
     keys, rows = np.zeros(16, np.uint64), np.full(16, -1, np.int64)  # the map helpers the tiny board may not need
     kern.map_put(keys, rows, np.uint64(7), 0)
@@ -886,13 +935,14 @@ def warm_up() -> float:
     return time.monotonic() - start
 
 
-def _finish_by(clock: Clock) -> float | None:
+def _finish_by(clock: Clock, settings: Settings) -> float | None:
     """When the finishing work (lowering counts, the greedy program) must stop, as a time.monotonic() value: the
-    deadline plus a grace of GRACE_SHARE of the limit, at least GRACE_MIN and at most GRACE_MAX seconds, well
-    inside the time bound's slack of max(1 s, 10 %); from now if the deadline has passed. None without a limit."""
+    deadline plus a grace of `settings.grace_share` of the limit, at least `grace_min` and at most `grace_max`
+    seconds, well inside the time bound's slack of max(1 s, 10 %); from now if the deadline has passed. None
+    without a limit."""
     if clock.deadline.at is None or clock.time_limit is None:
         return None
-    grace = min(GRACE_MAX, max(GRACE_MIN, GRACE_SHARE * clock.time_limit))
+    grace = min(settings.grace_max, max(settings.grace_min, settings.grace_share * clock.time_limit))
     return max(clock.deadline.at, time.monotonic()) + grace
 
 
@@ -903,6 +953,8 @@ def solve(
     progress: Progress | None = None,
     max_length: int | None = None,
     memory_budget: int | None = None,
+    *,
+    settings: Settings | None = None,
 ) -> SolveResult:
     """A shortest program for `level` and the proof that it is shortest.
 
@@ -914,11 +966,13 @@ def solve(
     excluded; stats["reason"] says when the memory budget stopped it. The time
     limit covers everything, loading the kernels included: the answer comes
     within it plus a fraction of a second. Raises ValueError for a time limit
-    that is not a positive number. Exponential in the optimal length (see the
-    module docstring).
+    that is not a positive number. `settings` (default `Settings()`) says how
+    the time and the memory are spent. Exponential in the optimal length (see
+    the module docstring).
     """
     clock = Clock(time_limit, progress)  # first: it rejects a bad limit before any work
-    return _solve(level, clock, all_solutions, max_length, memory_budget, warm=True)
+    settings = Settings() if settings is None else settings
+    return _solve(level, clock, all_solutions, max_length, memory_budget, warm=True, settings=settings)
 
 
 def _solve(
@@ -928,12 +982,14 @@ def _solve(
     max_length: int | None,
     memory_budget: int | None = None,
     warm: bool = False,
+    *,
+    settings: Settings,
 ) -> SolveResult:
     name = level.name
     marked = carrots.marked_at_start(level)
     if marked.count(0) == 0:
         return SolveResult("carrots", name, Status.OPTIMAL, Program(()), 0, clock.seconds, 0, {"candidates": 0})
-    codes, unreached, seen = _tour(level, marked)
+    codes, unreached, seen = _tour(level, marked, settings)
     if unreached:
         missing = next(sq for sq in range(level.size) if not seen[sq] and not marked[sq])
         r, c = level.squares[missing]
@@ -959,7 +1015,7 @@ def _solve(
 
     def first_verified(proof: _Search, found: list[tuple[Any, ...]]) -> list[Program]:
         programs: list[Program] = []
-        finish_by = _finish_by(clock)
+        finish_by = _finish_by(clock, settings)
         for items in found:
             p = proof.program(items, finish_by)
             if carrots.run(level, p).verdict.won and p not in programs:
@@ -968,14 +1024,15 @@ def _solve(
 
     try:
         # known before loading any kernel: a board too big for even the first tables goes straight to the tour
-        _Sizes.of(level).check(memory.memory_budget() if memory_budget is None else memory_budget)
+        _Sizes.of(level, settings).check(memory.memory_budget() if memory_budget is None else memory_budget)
         if warm and not warm_up.cache_info().currsize:
             left = clock.left()
-            if left is not None and left < WARM_UP_MIN_LEFT:
+            if left is not None and left < settings.warm_up_min_left:
                 raise TablesStopped("too little time left to load the compiled kernels (about a second)")
             warm_up()
             clock.check(phase="loading the kernels")
-        tables = FragmentTables(level, memory_budget=memory_budget, clock=clock)  # budget read again: after loading
+        # the budget is read again: after loading the kernels
+        tables = FragmentTables(level, memory_budget=memory_budget, clock=clock, settings=settings)
         marks = _bitset(level.initial_marks | 1 << level.start, tables.W)
         while max_length is None or max_length >= K:
             tables.ensure(max(1, K - 2), clock)
@@ -1010,10 +1067,10 @@ def _solve(
             dropped = tables.rows - 1
             tables = None
     # no proof: the greedy program from the tables (in the grace time) or the tour, whichever is shorter and works
-    finish_by = _finish_by(clock)
+    finish_by = _finish_by(clock, settings)
     quick = None
     if tables is not None:
-        deadline = time.monotonic() + GREEDY_UNTIMED if finish_by is None else finish_by
+        deadline = time.monotonic() + settings.greedy_untimed if finish_by is None else finish_by
         quick = greedy(tables, s0, _bitset(level.initial_marks | 1 << level.start, tables.W), deadline=deadline)
     tour = _program_of_moves(codes)
     if quick is None or quick.tokens >= tour.tokens:
