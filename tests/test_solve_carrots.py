@@ -308,7 +308,7 @@ def check_answer(level: Level, result, limit: float, elapsed: float) -> None:
 def test_walk_is_iterative_on_deep_boards() -> None:
     """The tour used to recurse once per square (RecursionError past about 1000); now any depth works, and the
     compiled tour and its plain-Python twin agree."""
-    from gridbot.solve.carrots import _kernel_tour, _py_tour
+    from gridbot.solve.carrots.fallback import _kernel_tour, _py_tour
 
     for level in (full_board(200, 200), Level.parse("S" + "#" * 999)):
         program = walk(level)
@@ -320,7 +320,7 @@ def test_walk_is_iterative_on_deep_boards() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 30), st.integers(1, 30), st.integers(0, 10**6), st.floats(0.1, 1.0))
 def test_tour_kernel_and_twin_agree_and_the_tour_completes(width: int, height: int, seed: int, fill: float) -> None:
-    from gridbot.solve.carrots import _kernel_tour, _py_tour
+    from gridbot.solve.carrots.fallback import _kernel_tour, _py_tour
 
     level = random_level(width, height, seed, fill=fill, marked=0.2)
     marked = carrots.marked_at_start(level)
