@@ -55,8 +55,8 @@ class Settings:
     # take about 10-35 ms on any board size, well inside the time bound's slack
     chunk_cells: int = 500_000
     # slots of the table of failed positions of small boards (kernels.pellet.search), a power of two (the kernel
-    # masks with it): a small board's search fails a few thousand positions at most, and a position that finds
-    # no free slot is only not remembered
+    # masks with it): the table is a cache of failures, a position that finds no free slot is only not
+    # remembered, so its size trades pruning against memory, never an answer
     memo_slots: int = 1 << 12
     # forced-edge propagation (kernels.pellet.forced_check) at every node of boards with at most this many open
     # cells: it cuts small searches by 10 to 100 times, while on large boards its two O(cells) scans per node cost

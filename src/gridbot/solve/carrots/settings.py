@@ -12,8 +12,8 @@ class Settings:
 
     # table words a kernel call may go through (tens of milliseconds at most), so that the clock is read often
     work_per_call: int = 2**23
-    # loop bodies per build_loops call, at most: a body's powers are many when its cycles are long, so the words
-    # bound alone would let one call run long
+    # loop bodies per build_loops call, at most: a second bound beside work_per_call, so that a call returns (and
+    # the clock is read) after a bounded number of bodies however little each one's powers cost
     bodies_per_call: int = 256
     # final-loop pairs per pair_covers call, at most (fewer when work_per_call allows fewer)
     pair_chunk: int = 50_000
@@ -26,11 +26,11 @@ class Settings:
     table_share: float = 0.75
     memo_share: float = 1 / 8
     children_share: float = 1 / 16
-    # of the tables' share, what the loop power buffers get (the store gets the rest): a body's distinct powers
-    # are few on most boards, and the store is what the tables grow in
+    # of the tables' share, what the loop power buffers get (the store gets the rest): the buffers hold one body's
+    # powers at a time, the store every table
     power_share: float = 1 / 4
-    # rows the fingerprint map is first made for: it doubles as the store fills, so a small board's map stays
-    # small and a big board's is rehashed only a few times
+    # rows the fingerprint map is first made for: it doubles as the store fills, so a board whose tables stay
+    # small never pays for a map the size of the whole store
     first_map_rows: int = 1024
     # the largest function (every state's end and marks; about squares^2 / 2 bytes) the tables take: past it
     # (boards of more than about 11,500 squares) each table step touches hundreds of megabytes, too slow to keep
@@ -42,8 +42,8 @@ class Settings:
     grace_min: float = 0.1
     grace_share: float = 0.05
     grace_max: float = 0.5
-    # seconds the greedy program may take when there is no time limit: it is a fallback, and past a couple of
-    # seconds the tour is the better answer to wait for
+    # seconds the greedy program may take when there is no time limit: it only shortens the tour's answer, which
+    # is at hand already, so it is not worth a long wait
     greedy_untimed: float = 2.0
     # the first solve of a process loads the compiled kernels (0.5 to 1 s) under its clock; with less time left
     # than this it does not start them (the plain tour answers), so that loading ends well inside the slack

@@ -18,7 +18,8 @@ class Settings:
     # light one expansion is long
     candidate_check: int = 64
     # expansions between looks at the size of the label store (at a look at the clock, so a multiple of
-    # check_every): an expansion adds at most a label per torch, so the store passes its share by little
+    # check_every): an expansion adds at most a label per torch, so the store passes its share by at most that
+    # many labels a torch, and the look costs nothing beside the expansions between
     memory_every: int = 256
     # sorted values of rule 3's bound made at once: the bound mostly stops at a small j, so with more torches
     # left than this the values are read lazily, in doubling chunks, as far as j goes
@@ -32,8 +33,8 @@ class Settings:
     # the weighted pass of rule 4 orders by steps + weight x h: a larger weight goes deeper faster and finds
     # a walk in fewer expansions, a smaller one a shorter walk (a tighter bound for the exact pass)
     greedy_weight: int = 3
-    # expansions of the weighted pass: enough to reach T on caves where it is quick to, after which the
-    # descent (one search per torch taken) tries instead; 0 turns the weighted pass off
+    # expansions of the weighted pass: it finds a walk fast or, with many torches whose orders look alike, not at
+    # all, so it gives up early and the descent (one search per torch taken) tries instead; 0 turns it off
     greedy_budget: int = 2000
     # share of the time left that the two greedy passes may take, at most (half each): an upper bound helps the
     # exact pass prune, but must never starve it
