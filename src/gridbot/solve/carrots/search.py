@@ -34,7 +34,7 @@ class _Found(Exception):
 
 
 class _Search:
-    """One deepening step: is there a program of at most K tokens? (rule 5 of the module doc)
+    """One deepening step: is there a program of at most K tokens? (rule 5 of the package docstring)
 
     With `m` smaller than K - 2 (tables not built that far) the search is a
     heuristic: what it finds is a real program, but failing proves nothing.

@@ -104,7 +104,7 @@ def _hops_array(level: Level) -> np.ndarray:
 
 
 class FragmentTables:
-    """Every distinct fragment function by cost, built on demand (rules 2-4 of the module doc).
+    """Every distinct fragment function by cost, built on demand (rules 2-4 of the package docstring).
 
     All rows live in one growing store; the table of cost c is the slice of rows
     added while building cost c. A fingerprint map finds the stored row a new

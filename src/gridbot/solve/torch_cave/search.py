@@ -19,7 +19,7 @@ LABEL_BYTES = 400  # per label besides its mask: list slots, heap entry, front e
 
 
 class _Search:
-    """A* over labels (key, taken mask, steps) on the key cells; see the module docstring for each cut.
+    """A* over labels (key, taken mask, steps) on the key cells; see the package docstring for each cut.
 
     Key 0 is H, key t + 1 is torch t, key n + 1 stands for T. Distances come
     from `tables`; `nearest` (with many keys) gives each torch's nearest other

@@ -18,8 +18,8 @@ class Settings:
     # light one expansion is long
     candidate_check: int = 64
     # expansions between looks at the size of the label store (at a look at the clock, so a multiple of
-    # check_every): an expansion adds at most a label per torch, so the store passes its share by at most that
-    # many labels a torch, and the look costs nothing beside the expansions between
+    # check_every): an expansion adds at most a label per torch, so between looks the store grows by at most
+    # this many labels a torch, and the look costs nothing beside the expansions
     memory_every: int = 256
     # sorted values of rule 3's bound made at once: the bound mostly stops at a small j, so with more torches
     # left than this the values are read lazily, in doubling chunks, as far as j goes
