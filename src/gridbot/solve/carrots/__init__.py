@@ -299,7 +299,7 @@ def _solve(
         quick = greedy(tables, s0, _bitset(level.initial_marks | 1 << level.start, tables.W), deadline=deadline)
     tour = _program_of_moves(codes)
     if quick is None or quick.tokens >= tour.tokens:
-        # the tour marks every square by construction (the command re-checks what it prints): on a big board
-        # a second run of it here would take the time the limit leaves for the command's own check
+        # the tour marks every square by construction (and the front, gridbot.solve.check, re-checks every
+        # answer): on a big board a second run of it here would take the time the limit leaves for that check
         return result(Status.SOLVED, tour, K)
     return result(Status.SOLVED, quick if carrots.run(level, quick).verdict.won else tour, K)
