@@ -100,6 +100,7 @@ from typing import Any
 import numpy as np
 
 from gridbot.deadline import Clock, Progress, Timeout, stop_requested
+from gridbot.errors import WrongAnswer
 from gridbot.games import robozzle
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
 from gridbot.kernels import robozzle as kern
@@ -1044,7 +1045,7 @@ def _repair_below(
     except _Halted:
         return None, search.nodes - start, False
     if done.programs and done.programs[0].tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
-        raise AssertionError(f"the repair went past {most_slots} slots: {done.programs[0]}")
+        raise WrongAnswer(f"the repair went past {most_slots} slots: {done.programs[0]}")
     whole = done.finished or done.nodes - start >= budget
     return (done.programs[0] if done.programs else None), done.nodes - start, whole
 
@@ -1384,7 +1385,7 @@ def solve(
                 found = []
                 for program in done.programs:
                     if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
-                        raise AssertionError(f"the solver produced a losing program: {program}")
+                        raise WrongAnswer(f"the solver produced a losing program: {program}")
                     if program not in found:
                         found.append(program)
                 if found:
@@ -1406,7 +1407,7 @@ def solve(
     known = best()
     if known is not None and known.tokens <= top:
         if not robozzle.run(level, known, stack_cap).verdict.won:  # pragma: no cover - a bug
-            raise AssertionError(f"the heuristic produced a losing program: {known}")
+            raise WrongAnswer(f"the heuristic produced a losing program: {known}")
         return SolveResult(robozzle.NAME, level.name, Status.SOLVED, known, known.tokens, clock.seconds, L, stats())
     return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats())
 
@@ -1426,7 +1427,7 @@ def warm_up() -> None:
     # the beam's kernels too: it must meet the win (F1: F F1), or its step and replay stay uncompiled and the
     # first solve that needs them pays seconds of compiling in its own time
     if Beam(Board.of(level), 8, width=2).run(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
-        raise AssertionError("the beam found no program for the warm-up puzzle")
+        raise WrongAnswer("the beam found no program for the warm-up puzzle")
     # and the annealer's (on a fresh install, compiling it took seconds of the first solve's time limit)
     if Annealer(Board.of(level), 8).guess(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
-        raise AssertionError("the annealer found no program for the warm-up puzzle")
+        raise WrongAnswer("the annealer found no program for the warm-up puzzle")
