@@ -15,13 +15,14 @@
    8, 64 and 512 workers): the seconds of the largest share against the whole length, and the speed-up that
    list scheduling of those shares on that many workers gives (shares taken in order by the first free
    worker, no overhead): the bound the largest share puts on a cluster. Then 4096 shares dealt one and two
-   levels deeper in the search tree (SPLIT_DEPTH + 1, + 2): finer subtrees, a smaller largest share; and the
+   levels deeper in the search tree (the split depth + 1, + 2): finer subtrees, a smaller largest share; and the
    depth RoboZZle's solver chooses for each count (split_depth).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import statistics
@@ -113,30 +114,32 @@ def schedule(sizes: list[float], workers: int) -> float:
     return max(free)
 
 
-def share_sizes(title: str, module: object, run_share: Callable[[int, int], object]) -> None:
-    """The table of one length's share sizes: for each count of SHARE_COUNTS at the solver's split depth, then
-    for the most shares at two depths further (finer subtrees: what to do where the largest share limits)."""
+def share_sizes(title: str, depth: int, run_share: Callable[[int, int, int], object]) -> None:
+    """The table of one length's share sizes (`run_share(k, n, depth)`: share k of n dealt at `depth`): for each
+    count of SHARE_COUNTS at the solver's split depth `depth`, then for the most shares at two depths further
+    (finer subtrees: what to do where the largest share limits)."""
     print(f"\n## Share sizes: {title}")
     print("| shares | split depth | workers (8 shares each) | whole length s | largest share s | median share s | "
           "empty shares | expected speed-up |")  # fmt: skip
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    depth = module.SPLIT_DEPTH  # type: ignore[attr-defined]
     runs = [(count, depth) for count in SHARE_COUNTS] + [(SHARE_COUNTS[-1], depth + d) for d in (1, 2)]
-    try:
-        for count, split in runs:
-            module.SPLIT_DEPTH = split  # type: ignore[attr-defined]
-            sizes = []
-            for k in range(count):
-                seconds, _ = timed(lambda k=k, count=count: run_share(k, count))
-                sizes.append(seconds)
-            whole = sum(sizes)
-            workers = count // 8
-            empty = sum(size < 0.001 for size in sizes)
-            median = statistics.median(sizes)
-            print(f"| {count} | {split} | {workers} | {whole:.2f} | {max(sizes):.3f} | {median:.4f} | {empty} | "
-                  f"{whole / schedule(sizes, workers):.1f}x |")  # fmt: skip
-    finally:
-        module.SPLIT_DEPTH = depth  # type: ignore[attr-defined]
+    for count, split in runs:
+        sizes = []
+        for k in range(count):
+            seconds, _ = timed(lambda k=k, count=count, split=split: run_share(k, count, split))
+            sizes.append(seconds)
+        whole = sum(sizes)
+        workers = count // 8
+        empty = sum(size < 0.001 for size in sizes)
+        median = statistics.median(sizes)
+        print(f"| {count} | {split} | {workers} | {whole:.2f} | {max(sizes):.3f} | {median:.4f} | {empty} | "
+              f"{whole / schedule(sizes, workers):.1f}x |")  # fmt: skip
+
+
+def lightbot_share(t: object, length: int, budget: int, k: int, n: int, depth: int) -> object:
+    """Share k of n of a Light-Bot length dealt at `depth`."""
+    settings = dataclasses.replace(lightbot_solver.DEFAULT, split_depth=depth)
+    return lightbot_solver._worker_share(t, length, False, None, k, n, budget, settings)
 
 
 def main() -> int:
@@ -165,18 +168,19 @@ def main() -> int:
     budget = lightbot_solver.memory_budget(0.5)
     share_sizes(
         f"Light-Bot level {args.lightbot}, length {longest} (excluded)",
-        lightbot_solver,
-        lambda k, n: lightbot_solver._worker_share(t, longest, False, None, k, n, budget),
+        lightbot_solver.DEFAULT.split_depth,
+        lambda k, n, depth: lightbot_share(t, longest, budget, k, n, depth),
     )
     board = robozzle_solver.Board.of(gridbot.load("robozzle:14"))
     cap = gridbot.games.robozzle.STACK_CAP
+    rz = robozzle_solver.Settings()
     share_sizes(
         "RoboZZle puzzle 14, length 8 (excluded)",
-        robozzle_solver,
-        lambda k, n: robozzle_solver._share(board, 8, cap, False, None, robozzle_solver.SPLIT_DEPTH, k, n),
+        rz.shallowest_split,
+        lambda k, n, depth: robozzle_solver._share(board, 8, cap, False, None, depth, rz, k, n),
     )
-    whole = robozzle_solver._search_length(board, 8, cap, False, None)
-    chosen = [(n, robozzle_solver.split_depth(board, 8, cap, n, whole.nodes // n)) for n in SHARE_COUNTS]
+    whole = robozzle_solver._search_length(board, 8, cap, False, None, rz)
+    chosen = [(n, robozzle_solver.split_depth(board, 8, cap, n, whole.nodes // n, rz)) for n in SHARE_COUNTS]
     print(
         f"\nThe depth split_depth chooses for length 8 ({whole.nodes:,} nodes; each share's walk above the depth "
         f"at most that over the shares): " + ", ".join(f"{n} shares: {d}" for n, d in chosen)

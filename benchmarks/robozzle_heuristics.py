@@ -33,7 +33,9 @@ from gridbot.deadline import Clock
 from gridbot.games import robozzle
 from gridbot.solve import robozzle as rz
 
-KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo TEAM
+SETTINGS = rz.Settings()
+KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo the settings' `team`
+TEAM = SETTINGS.team
 RELAXED = {"beam-R": 0, "beam-G": 1, "beam-B": 2}  # the colour a relaxed beam's conditions name
 
 
@@ -48,8 +50,8 @@ class AnnealThenRelaxed:
     each relaxation in turn for an equal part of the rest (the annealer all the time on a puzzle without any)."""
 
     def __init__(self, board: rz.Board, seed: int) -> None:
-        self.annealer = rz.Annealer(board, robozzle.STACK_CAP, seed=rz.TEAM * seed + KINDS["anneal"])
-        self.beams = [rz.Beam(narrow, robozzle.STACK_CAP, seed=rz.TEAM * seed) for narrow in rz.relaxations(board)]
+        self.annealer = rz.Annealer(board, robozzle.STACK_CAP, seed=TEAM * seed + KINDS["anneal"])
+        self.beams = [rz.Beam(narrow, robozzle.STACK_CAP, seed=TEAM * seed) for narrow in rz.relaxations(board)]
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
         stop = clock.seconds + seconds
@@ -71,7 +73,7 @@ class Pair:
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
         lead = self.team.lead_program if self.seeded else None
-        beside = rz.Beside(self.board, robozzle.STACK_CAP, most_slots, seed=1 + rz.TEAM * self.seed,
+        beside = rz.Beside(self.board, robozzle.STACK_CAP, most_slots, seed=1 + TEAM * self.seed,
                            tell=self.team.found, lead=lead).start()  # fmt: skip
         try:
             self.team.guess(most_slots, clock, seconds)
@@ -84,15 +86,15 @@ class Pair:
 def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | AnnealThenRelaxed | Pair | None:
     """The heuristic `kind` on `board`, or None when it does not apply."""
     if kind in KINDS:
-        return rz.member_of(board, robozzle.STACK_CAP, rz.TEAM * seed + KINDS[kind])
+        return rz.member_of(board, robozzle.STACK_CAP, TEAM * seed + KINDS[kind], SETTINGS)
     if kind == "anneal-relaxed":
         return AnnealThenRelaxed(board, seed)
     if kind in ("pair", "pair-seeded"):
         return Pair(board, seed, kind == "pair-seeded")
     if kind == "beam-plain":
-        return rz.Beam(board, robozzle.STACK_CAP, seed=rz.TEAM * seed, rollout=False)
+        return rz.Beam(board, robozzle.STACK_CAP, seed=TEAM * seed, rollout=False)
     narrow = next((b for b in rz.relaxations(board) if b.named == 2 << RELAXED[kind]), None)
-    return None if narrow is None else rz.Beam(narrow, robozzle.STACK_CAP, seed=rz.TEAM * seed)
+    return None if narrow is None else rz.Beam(narrow, robozzle.STACK_CAP, seed=TEAM * seed)
 
 
 def one(name: str, kind: str, seconds: float, seed: int) -> tuple[str, int | None, float, str] | None:

@@ -11,7 +11,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent import futures
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -27,9 +26,11 @@ from gridbot.kernels import robozzle as kern
 from gridbot.parallel import executors
 from gridbot.parallel.shares import search_shares
 from gridbot.solve import robozzle as solve_robozzle
-from gridbot.solve.robozzle import solve
+from gridbot.solve.robozzle import Settings, solve
 
 from . import brute_robozzle
+
+DEFAULT = Settings()
 
 
 @st.composite
@@ -312,7 +313,7 @@ def test_a_relaxed_board_finds_the_fewest_slots_with_conditions_on_its_colour_on
         colour = next(c for k, c in enumerate(robozzle.COLOURS) if narrow.named == 2 << k)
         found = None
         for L in range(1, 4):
-            programs = solve_robozzle._search_length(narrow, L, 1024, True, None).programs
+            programs = solve_robozzle._search_length(narrow, L, 1024, True, None, DEFAULT).programs
             if programs:
                 found = L
                 for program in programs:
@@ -354,10 +355,11 @@ def test_shares_together_search_the_whole_length(name: str, length: int) -> None
     every program the whole search meets, at the optimal length and at the one below (where both find none)."""
     board = solve_robozzle.Board.of(gridbot.load(f"robozzle:{name}"))
     for L in (length - 1, length):
-        whole = solve_robozzle._search_length(board, L, 1024, True, None)
-        for depth in (solve_robozzle.SPLIT_DEPTH, solve_robozzle.SPLIT_DEPTH + 2):
+        whole = solve_robozzle._search_length(board, L, 1024, True, None, DEFAULT)
+        for depth in (DEFAULT.shallowest_split, DEFAULT.shallowest_split + 2):
             parts = [
-                solve_robozzle._search_length(board, L, 1024, True, None, True, k, 5, depth=depth) for k in range(5)
+                solve_robozzle._search_length(board, L, 1024, True, None, DEFAULT, True, k, 5, depth=depth)
+                for k in range(5)
             ]
             assert whole.finished and all(part.finished for part in parts)
             # a program decided above the split depth is met by every share
@@ -369,7 +371,7 @@ def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_sh
     """The clock's Timeout during a split length ends it unfinished, with the nodes its shares searched before
     they stopped (they were lost before, and a split search's speed read as a third of what it was)."""
     board = solve_robozzle.Board.of(gridbot.load("robozzle:77"))  # length 8 takes some 17 s on two cores
-    share = functools.partial(solve_robozzle._share, board, 8, 1024, False, None, solve_robozzle.SPLIT_DEPTH)
+    share = functools.partial(solve_robozzle._share, board, 8, 1024, False, None, DEFAULT.shallowest_split, DEFAULT)
     stop_at = time.monotonic() + 1.5
 
     def check() -> None:
@@ -385,37 +387,39 @@ def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_sh
 def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
     board = solve_robozzle.Board.of(gridbot.load("robozzle:114"))
     many = 10**9
-    counts = [solve_robozzle.subtrees(board, 6, 1024, d, many) for d in range(2, 8)]
+    counts = [solve_robozzle.subtrees(board, 6, 1024, d, many, DEFAULT) for d in range(2, 8)]
     assert all(c is not None and c > 0 for c in counts) and counts == sorted(counts)  # each depth has more
-    few = solve_robozzle.split_depth(board, 6, 1024, 1, many)
-    deep = solve_robozzle.split_depth(board, 6, 1024, 4096, many)
-    assert few == solve_robozzle.SPLIT_DEPTH < deep
-    fine = solve_robozzle.FINE * 4096
-    assert solve_robozzle.subtrees(board, 6, 1024, deep, many) >= fine or deep == solve_robozzle.DEEPEST_SPLIT
-    assert deep == solve_robozzle.SPLIT_DEPTH or solve_robozzle.subtrees(board, 6, 1024, deep - 1, many) < fine
+    few = solve_robozzle.split_depth(board, 6, 1024, 1, many, DEFAULT)
+    deep = solve_robozzle.split_depth(board, 6, 1024, 4096, many, DEFAULT)
+    shallowest = DEFAULT.shallowest_split
+    assert few == shallowest < deep
+    fine = DEFAULT.fine * 4096
+    assert solve_robozzle.subtrees(board, 6, 1024, deep, many, DEFAULT) >= fine or deep == DEFAULT.deepest_split
+    assert deep == shallowest or solve_robozzle.subtrees(board, 6, 1024, deep - 1, many, DEFAULT) < fine
     # a walk above the deeper depths longer than allowed keeps the shares at the shallow depth
-    assert solve_robozzle.split_depth(board, 6, 1024, 4096, 10) == solve_robozzle.SPLIT_DEPTH
+    assert solve_robozzle.split_depth(board, 6, 1024, 4096, 10, DEFAULT) == shallowest
     # and so does a deadline already past (the walks keep to the solver's time limit)
-    assert solve_robozzle.split_depth(board, 6, 1024, 4096, many, deadline=0.0) == solve_robozzle.SPLIT_DEPTH
+    assert solve_robozzle.split_depth(board, 6, 1024, 4096, many, DEFAULT, deadline=0.0) == shallowest
+    # other settings: a deeper shallowest depth, and fewer subtrees a share, which the first depth already has
+    other = dataclasses.replace(DEFAULT, shallowest_split=5, fine=1)
+    assert solve_robozzle.split_depth(board, 6, 1024, 1, many, other) == 5
 
 
-def test_a_length_split_over_worker_processes_gives_the_same_answer(monkeypatch) -> None:
+def test_a_length_split_over_worker_processes_gives_the_same_answer() -> None:
     level = gridbot.load("robozzle:114")
     alone = solve(level, workers=1, beam=False)
-    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
-    split = solve(level, workers=2, beam=False)
+    every = dataclasses.replace(DEFAULT, parallel_after=0.0)  # split every length from the second on
+    split = solve(level, workers=2, beam=False, settings=every)
     assert (split.status, split.length) == (alone.status, alone.length) == ("optimal", 6)
 
 
 @pytest.mark.parametrize("name", ["27", "45", "114"])
-def test_the_heuristic_never_changes_what_is_proven(monkeypatch, name: str) -> None:
+def test_the_heuristic_never_changes_what_is_proven(name: str) -> None:
     """With the beam run before every length (even the first), a program it finds is only ever an upper bound:
     the answer is proven by the exact search excluding every shorter length, and equals the answer without it."""
     level = gridbot.load(f"robozzle:{name}")
     alone = solve(level, beam=False)
-    monkeypatch.setattr(solve_robozzle, "BEAM_AFTER", -1.0)
-    monkeypatch.setattr(solve_robozzle, "BEAM_SHARE", 1.0)
-    ahead = solve(level)
+    ahead = solve(level, settings=dataclasses.replace(DEFAULT, beam_after=-1.0, beam_share=1.0))
     assert ahead.stats["beam_nodes"] > 0
     assert (ahead.status, ahead.length) == (alone.status, alone.length) == ("optimal", alone.length)
     assert robozzle.run(level, ahead.program).verdict.won
@@ -519,11 +523,11 @@ def test_a_team_of_two_runs_a_beam_and_the_annealer_and_the_first_find_stops_the
     assert len(alone.members) == 1 and alone.members[0].lookahead == 0
     four = solve_robozzle.Team(board, 64, threads=4).members
     assert [type(m).__name__ for m in four] == ["Beam", "Annealer", "Beam"]
-    assert (four[0].threads, four[2].threads, four[2].lookahead) == (2, 1, solve_robozzle.LOOKAHEAD)
+    assert (four[0].threads, four[2].threads, four[2].lookahead) == (2, 1, DEFAULT.lookahead)
     # beside an annealer of its own (Beside), a team is beams only: plain first, then looking ahead
     beams = solve_robozzle.Team(board, 64, threads=3, annealer=False).members
     assert [(type(m).__name__, m.lookahead, m.threads) for m in beams] == [
-        ("Beam", 0, 2), ("Beam", solve_robozzle.LOOKAHEAD, 1)]  # fmt: skip
+        ("Beam", 0, 2), ("Beam", DEFAULT.lookahead, 1)]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -777,7 +781,9 @@ def test_two_chains_swap_when_the_hotter_scores_better_and_keep_their_temperatur
     saw; temperatures and generators stay), one scoring a thousand points worse never does at these temperatures
     (probability exp(-1000 x (1/5 - 1/200)))."""
     level = gridbot.load("robozzle:14")
-    annealer = solve_robozzle.Annealer(solve_robozzle.Board.of(level), 64, chains=2)
+    annealer = solve_robozzle.Annealer(
+        solve_robozzle.Board.of(level), 64, settings=dataclasses.replace(DEFAULT, chains=2)
+    )
     cold, hot = annealer.chains
     for chain, score, mark in ((cold, 500, 11), (hot, 700, 22)):
         chain.state[kern.A_KNOWN], chain.state[kern.A_SCORE], chain.state[kern.A_SEEN] = 1, score, mark
@@ -787,7 +793,7 @@ def test_two_chains_swap_when_the_hotter_scores_better_and_keep_their_temperatur
     assert (cold.state[kern.A_SCORE], cold.state[kern.A_SEEN], cold.current[2][0]) == (700, 22, 2)
     assert (hot.state[kern.A_SCORE], hot.state[kern.A_SEEN], hot.current[2][0]) == (500, 11, 1)
     assert (int(cold.state[kern.A_RNG]), int(hot.state[kern.A_RNG])) == rngs
-    assert (cold.temperature, hot.temperature) == (solve_robozzle.ANNEAL_COLD, solve_robozzle.ANNEAL_HOT)
+    assert (cold.temperature, hot.temperature) == (DEFAULT.anneal_cold, DEFAULT.anneal_hot)
     hot.state[kern.A_SCORE] = cold.state[kern.A_SCORE] - 1000
     assert not any(annealer.swap(0) for _ in range(100))
 
@@ -860,9 +866,9 @@ def test_the_beams_lead_as_a_program_holds_the_leads_decisions() -> None:
     robozzle.run(level, lead, 64)  # a program of the puzzle: no ProgramError
 
 
-def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps(monkeypatch) -> None:
-    """Given a lead, Beside's annealer goes on from it every LEAD_EVERY steps (made few here)."""
-    monkeypatch.setattr(solve_robozzle, "LEAD_EVERY", 70)
+def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps() -> None:
+    """Given a lead, Beside's annealer goes on from it every `lead_every` steps (made few here)."""
+    often = dataclasses.replace(DEFAULT, lead_every=70)
     level = gridbot.load("robozzle:14")
     lead = robozzle.parse_program("F1: F F L F2 | F2: R F1 | F3: F")
     asked = []
@@ -871,7 +877,8 @@ def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps(monkeypat
         asked.append(True)
         return lead
 
-    beside = solve_robozzle.Beside(solve_robozzle.Board.of(level), 64, sum(level.slots), lead=given).start()
+    board = solve_robozzle.Board.of(level)
+    beside = solve_robozzle.Beside(board, 64, sum(level.slots), lead=given, settings=often).start()
     try:
         end = time.monotonic() + 10
         while beside.rounds < 4 and time.monotonic() < end:
@@ -879,7 +886,7 @@ def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps(monkeypat
     finally:
         beside.stop()
     assert beside.rounds >= 4 and len(asked) == beside.rounds
-    assert beside.annealer.taken >= solve_robozzle.LEAD_EVERY * beside.rounds
+    assert beside.annealer.taken >= often.lead_every * beside.rounds
 
 
 @pytest.mark.clock
@@ -912,12 +919,12 @@ def test_the_annealer_beside_finds_within_its_bound_pauses_and_stops(level: Leve
 
 @pytest.mark.clock
 def test_too_little_time_to_load_the_kernels_is_a_timeout_at_once(monkeypatch) -> None:
-    """A process that has not loaded the kernels yet, where loading them would end more than LOAD_LATE past
+    """A process that has not loaded the kernels yet, where loading them would end more than `load_late` past
     the limit, does not load them: 'timeout' at once, with the reason; with the kernels loaded, it searches."""
     level = gridbot.load("robozzle:27")
     monkeypatch.setattr(solve_robozzle, "_WARM", [])
     started = time.monotonic()
-    short = (solve_robozzle.WARM_UP_SECONDS - solve_robozzle.LOAD_LATE) / 2
+    short = (DEFAULT.warm_up_seconds - DEFAULT.load_late) / 2
     cold = solve(level, time_limit=short)
     assert cold.status == "timeout" and "load the compiled search" in cold.stats["reason"]
     assert cold.program is None and cold.lower_bound == 1 and time.monotonic() - started < 0.1
@@ -974,9 +981,8 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
 
     monkeypatch.setattr(solve_robozzle, "Beside", lambda *args, **kwargs: found)
     monkeypatch.setattr(solve_robozzle, "_search_length", search)
-    monkeypatch.setattr(solve_robozzle, "CHUNK", 1)  # the check between kernel calls comes after the first node
-    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", float("inf"))
-    result = solve(level, workers=2)
+    # the check between kernel calls comes after the first node; no length split
+    result = solve(level, workers=2, settings=dataclasses.replace(DEFAULT, chunk=1, parallel_after=float("inf")))
     assert (result.status, result.length, result.program) == ("optimal", alone.length, alone.program)
     assert lengths == list(range(1, alone.length + 1))
     assert result.stats["candidates"] < alone.stats["candidates"]
@@ -1002,10 +1008,10 @@ def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monke
 
     monkeypatch.setattr(solve_robozzle, "Beside", beside)
     monkeypatch.setattr(solve_robozzle, "search_shares", shares)
-    monkeypatch.setattr(solve_robozzle, "PARALLEL_AFTER", 0.0)  # split every length from the second on
-    monkeypatch.setattr(solve_robozzle, "BEAM_AFTER", -1.0)  # the annealer started before the first length
+    # every length split from the second on; the annealer started before the first length
+    settings_ = dataclasses.replace(DEFAULT, parallel_after=0.0, beam_after=-1.0)
     level = gridbot.load("robozzle:114")
-    result = solve(level, workers=2)
+    result = solve(level, workers=2, settings=settings_)
     assert (result.status, result.length) == ("optimal", 6)
     assert made[0].started and still and all(still)
 
@@ -1234,9 +1240,11 @@ def test_a_beam_on_several_threads_keeps_what_one_thread_would(
     most = sum(level.slots)
     seen = []
     look = 1 if ahead else 0
-    for beam in (solve_robozzle.Beam(board, 64, width=8, seed=seed, lookahead=look),
-                 solve_robozzle.Beam(board, 64, width=8, seed=seed, threads=threads, lookahead=look)):  # fmt: skip
-        with futures.ThreadPoolExecutor(beam.threads) as pool, mock.patch.object(solve_robozzle, "MIN_PARENTS", 1):
+    one_parent = dataclasses.replace(DEFAULT, min_parents=1)
+    for beam in (solve_robozzle.Beam(board, 64, width=8, seed=seed, lookahead=look, settings=one_parent),
+                 solve_robozzle.Beam(board, 64, width=8, seed=seed, threads=threads, lookahead=look,
+                                     settings=one_parent)):  # fmt: skip
+        with futures.ThreadPoolExecutor(beam.threads) as pool:
             found = beam._pass(pool, most, Clock(None), float("inf"), beam.width)
         lead = None if beam.lead is None else (beam.lead[0], beam.lead[1].tolist())
         seen.append((None if found is None else str(found), lead, beam.nodes))
@@ -1261,7 +1269,7 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
     for _ in range(depth):
         lines = sorted(line for line, _, _ in by_replay(lines)[0])
     assume(lines)
-    beam = solve_robozzle.Beam(board, 64, threads=threads)
+    beam = solve_robozzle.Beam(board, 64, threads=threads, settings=dataclasses.replace(DEFAULT, min_parents=1))
     for lane in beam.lanes:
         lane.search.sc[kern.S_LENGTH] = most
     parents = np.zeros((len(lines), kern.MAX_FRAMES), np.int64)
@@ -1271,7 +1279,7 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
     out = children[0] if threads == 1 else solve_robozzle._Children(len(lines) * kern.MAX_OPTIONS)
     won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
     won[-1] = 1 << 20
-    with futures.ThreadPoolExecutor(threads) as pool, mock.patch.object(solve_robozzle, "MIN_PARENTS", 1):
+    with futures.ThreadPoolExecutor(threads) as pool:
         m = beam._expand(pool, parents, depth, len(lines), children, out, won)
         won[-1] = 1 << 20  # only the grandchildren's wins from here
         value = beam._ahead(pool, parents, depth, m, out, won)
@@ -1284,17 +1292,22 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
 
 
 def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
-    growth_of, low, high = solve_robozzle.growth_of, solve_robozzle.GROWTH, solve_robozzle.MAX_GROWTH
-    few = solve_robozzle.GROWTH_FROM - 1
+    low, high = DEFAULT.growth, DEFAULT.max_growth
+
+    def growth_of(before: int, now: int) -> float:
+        return solve_robozzle.growth_of(before, now, DEFAULT)
+
+    few = DEFAULT.growth_from - 1
     assert growth_of(few, few * 1000) == low  # too few nodes to measure anything
-    many = solve_robozzle.GROWTH_FROM
+    many = DEFAULT.growth_from
     assert growth_of(many, many * 30) == 30
-    assert growth_of(many, many * 2) == low  # short of GROWTH: the lengths to come may grow faster
+    assert growth_of(many, many * 2) == low  # short of `growth`: the lengths to come may grow faster
     assert growth_of(many, many * 10**6) == high
 
 
 def test_a_length_split_for_the_first_time_is_expected_to_end_sooner_by_the_cores() -> None:
-    projected, speedup = solve_robozzle.projected, solve_robozzle.SPLIT_SPEEDUP
+    projected = functools.partial(solve_robozzle.projected, settings=DEFAULT)
+    speedup = DEFAULT.split_speedup
     assert projected(1.0, 10.0, first_split=False, cores=2) == 10.0  # measured split, or in one process as before
     assert projected(1.0, 10.0, first_split=True, cores=2) == pytest.approx(10.0 / (2 * speedup))
     assert projected(1.0, 10.0, first_split=True, cores=1) == 10.0  # one core: nothing is split
@@ -1303,16 +1316,16 @@ def test_a_length_split_for_the_first_time_is_expected_to_end_sooner_by_the_core
 
 @given(st.floats(0.0, 1000.0), st.one_of(st.none(), st.floats(0.0, 100.0)))
 def test_the_heuristic_gets_more_of_the_time_left_the_less_a_length_can_end(expected: float, left) -> None:
-    share = solve_robozzle.heuristic_share(expected, left)
+    share = solve_robozzle.heuristic_share(expected, left, DEFAULT)
     if left is None:
-        assert share == solve_robozzle.BEAM_SHARE * expected
+        assert share == DEFAULT.beam_share * expected
         return
     assert 0.0 <= share <= left
-    if expected > solve_robozzle.HOPELESS * left:
-        assert share == solve_robozzle.BEAM_HOPELESS * left
+    if expected > DEFAULT.hopeless * left:
+        assert share == DEFAULT.beam_hopeless * left
     elif expected <= left / 2:
-        assert share == solve_robozzle.BEAM_SHARE * expected
-    more = solve_robozzle.heuristic_share(expected * 2, left)
+        assert share == DEFAULT.beam_share * expected
+    more = solve_robozzle.heuristic_share(expected * 2, left, DEFAULT)
     assert more >= share
 
 

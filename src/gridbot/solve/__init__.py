@@ -97,7 +97,7 @@ SOLVERS: dict[str, Solver] = {
         Solver(
             "robozzle",
             "gridbot.solve.robozzle",
-            ("max_length", "stack_cap", "jit", "beam", "workers", "executor"),
+            ("max_length", "stack_cap", "jit", "beam", "workers", "executor", "settings"),
             warms_up=True,
         ),
     )

@@ -110,43 +110,143 @@ from gridbot.parallel.checkpoint import level_digest
 from gridbot.parallel.shares import Ledger, Share, run_share, search_shares
 from gridbot.result import SolveResult, Status
 
-CHUNK = 10_000  # nodes per kernel call, between clock checks (a node can run 1000 actions)
-MAX_ALL = 100
-MAX_BEAM = 1 << 13  # the widest beam the heuristic tries
-MIN_PARENTS = 32  # the fewest partial programs of the beam worth a thread of their own
-LOOKAHEAD = 1  # a look-ahead beam judges each child by its best child in every pass (2: every other pair, ...)
-TEAM = 3  # the most members of a team (Team): a plain beam, the annealer, a look-ahead beam
-PARALLEL_AFTER = 2.0  # seconds a length is expected to take before it is split over worker processes
-SPLIT_SPEEDUP = 0.95  # a length split over n workers' processes ends about this times n faster (2-core VM: 1.94-2.03)
-SHARES_PER_WORKER = 8  # a length split over the workers is searched in this many shares per worker
-SPLIT_DEPTH = 4  # shares deal out the subtrees at this depth of decisions (thousands of them), or deeper:
-FINE = 16  # ...the shallowest depth with this many subtrees a share (split_depth), down to
-DEEPEST_SPLIT = 10
-# the beam's score: per star collected, per move to the nearest star left, per slot used
-WEIGHTS = (1 << 30, 1024, 64)
+MAX_ALL = 100  # the most programs an answer lists (all_solutions)
 DEAD = -(1 << 62)  # the score of a partial program every next decision of which loses
-NOISE = 64  # ties are broken by adding up to this much at random
-REPAIR_SHARE = 0.6  # the heuristic's time that goes to the repair of the beam's best line
-REPAIR_NODES = 20_000  # the first budget of the repair (Beam.repair), doubled at each earlier ancestor
-MANY_STARS = 64  # beyond this many stars the beam measures the way to the nearest star of the start
-GROWTH = 10  # about how much longer each length takes than the one before, at least...
-MAX_GROWTH = 100  # ...and at most, when the last two lengths measure it (their ratio of nodes)
-GROWTH_FROM = 20_000  # nodes the length before the last must have taken for the ratio to count
-ANNEAL_CHUNK = 20_000  # annealing steps between looks at the clock (a step runs a whole program)...
-ANNEAL_WORK = 2_000_000  # ...or fewer, once their runs have executed this many slots (milliseconds' worth)
-CHAINS = 6  # the annealer's chains, each at its own temperature (parallel tempering)...
-ANNEAL_HOT, ANNEAL_COLD = 200.0, 5.0  # ...from the coldest to the hottest, evenly apart in ratio (a star scores 256)
-LEAD_EVERY = 400_000  # annealing steps between two starts from the beam's lead (Beside)
-BESIDE_SLICE = 0.05  # seconds the annealer beside runs between looks at a request to pause
-BEAM_AFTER = 0.3  # seconds a length is expected to take before the heuristic runs
-BEAM_SHARE = 0.25  # the heuristic's time before a length, per second that length is expected to take
-BEAM_LAST = 0.5  # its share of the time left before a length that may well not end in time (over half of it)
-HOPELESS = 1  # a length expected to take more than this many times the time left will not end in time...
-BEAM_HOPELESS = 0.85  # ...and the heuristic gets this share of the time left before it
-HELPERS_AFTER = 0.5  # seconds of heuristic before the other cores guess as well (starting them takes time)
-WARM_UP_SECONDS = 0.9  # about what loading the compiled kernels takes (from numba's cache) on the 2-core VM
-LOAD_LATE = 0.5  # seconds loading them may end past the time limit (of the 1 s allowed past it: issue 15)
-HELPER_GRACE = 1.0  # seconds a worker's heuristic may take to come back once asked to stop
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every tuning value of the RoboZZle solver: how `solve` divides its time between the exact search, the
+    worker processes and the heuristics, and how the heuristics search. None of them changes what is proven,
+    only how soon, and which programs the heuristics find on the way. Frozen and picklable: worker processes
+    receive it with their shares. A caller that wants other values passes its own:
+
+    >>> import dataclasses
+    >>> dataclasses.replace(Settings(), beam_after=-1.0).beam_after
+    -1.0
+    """
+
+    # --- the exact search
+
+    # nodes per kernel call between two looks at the clock and at a stop request: a node runs up to about a
+    # thousand actions, so a call takes milliseconds, short against any time limit and long against a call's cost
+    chunk: int = 10_000
+    # seconds a length is expected to take before it is split over worker processes: a split costs starting them
+    # (once), choosing the split depth and walking the tree above it again in every share, small only against
+    # a length of seconds
+    parallel_after: float = 2.0
+    # a length split over n worker processes ends about this times n sooner than in one: every share walks the
+    # tree above the split depth again, and the last share to end sets the time (BENCHMARKS.md)
+    split_speedup: float = 0.95
+    # shares per worker of a split length: subtrees differ in size, and a worker that ends a small share takes
+    # the next, so the workers end close together
+    shares_per_worker: int = 8
+    # the shallowest decision depth at which shares deal out subtrees (thousands of them on most puzzles)...
+    shallowest_split: int = 4
+    # ...or deeper, down to the shallowest depth with this many subtrees a share: with fewer, a few large
+    # subtrees bound the speed-up (at depth 4, 4,096 shares of puzzle 14 leave half of them empty)...
+    fine: int = 16
+    # ...but no deeper than this: every share walks the tree above the split depth again
+    deepest_split: int = 10
+
+    # --- the beam (Beam)
+
+    # the beam's first width: a narrower or a wider one finds as many programs (BENCHMARKS.md)
+    beam_width: int = 256
+    # the widest beam: a beam that dies out starts again twice as wide, and past this width as wide as at first
+    # with other ties broken, which finds more programs than staying this wide (BENCHMARKS.md)
+    max_beam: int = 1 << 13
+    # the fewest partial programs of a depth worth a thread of their own: with fewer, handing them over costs
+    # more than the thread saves
+    min_parents: int = 32
+    # the beam's score of a partial program: per star collected, less per move to the nearest star left, less
+    # per slot used; a star outweighs any distance and any slots, a move any slots
+    weights: tuple[int, int, int] = (1 << 30, 1024, 64)
+    # ties are broken by adding up to this much at random: less than a slot's weight, so only equal scores change
+    # places
+    noise: int = 64
+    # the share of a heuristic turn that goes to the repair of the beam's best line, the beam taking the rest:
+    # the repair finds the near misses' wins, and the line it repairs is the beam's best, which needs the beam's
+    # time (BENCHMARKS.md)
+    repair_share: float = 0.6
+    # the repair's node budget below the lead's last decision, doubled at each earlier ancestor: a near miss one
+    # or two decisions from a win is searched in milliseconds, and the budgets before the last add up to less
+    # than the last
+    repair_nodes: int = 20_000
+    # beyond this many stars, the beam and the annealer measure the way to the nearest star of the start rather
+    # than to the nearest star left: tables of every star take stars x tiles entries and finding the nearest
+    # one left up to a look per star, and on such boards they find no more programs (BENCHMARKS.md)
+    many_stars: int = 64
+
+    # --- the annealer (Annealer, Beside)
+
+    # annealing steps between two looks at the clock and at a stop request (a step runs a whole program)...
+    anneal_chunk: int = 20_000
+    # ...or fewer, once their runs have executed this many slots (milliseconds' worth): long runs do not keep
+    # the annealer from the clock
+    anneal_work: int = 2_000_000
+    # the annealer's chains, each at its own temperature (parallel tempering), from the coldest...
+    chains: int = 6
+    # ...at this temperature, where a star's score (kern.STAR_SCORE, 256) is almost never given up, so the chain
+    # refines what it holds...
+    anneal_cold: float = 5.0
+    # ...to the hottest at this one, where it is given up about one try in four (e^(-256/200)), so the chain
+    # crosses the ridges between programs; the others are evenly apart in ratio between them
+    anneal_hot: float = 200.0
+    # annealing steps between two starts of the annealer beside from the beam's lead (Beside): the beam cannot
+    # go back on a line's early slots, and the annealer, given the line, can; between two starts it has time to
+    # carry the line away from what the beam fixed
+    lead_every: int = 400_000
+    # seconds the annealer beside runs between two looks at a request to pause: forking the worker processes
+    # waits for the pause at most this long
+    beside_slice: float = 0.05
+
+    # --- the team of heuristics (Team, a cluster's helpers)
+
+    # the most members of a team, one of each kind member_of makes by seed: a plain beam, the annealer, a
+    # look-ahead beam; each finds programs the others miss (BENCHMARKS.md); threads beyond go to the beams
+    team: int = 3
+    # the look-ahead member judges each child by its best child in every pair of passes (2: every other pair,
+    # ...): the plain beam of the team already runs the passes without
+    lookahead: int = 1
+    # seconds of heuristic before a cluster's other workers guess as well: a helper there starts late (the board
+    # travels, the kernels load) and comes back late (helper_grace), and adds little to a shorter turn
+    helpers_after: float = 0.5
+    # seconds a worker's heuristic may take to come back once asked to stop: it looks at the stop flag every few
+    # milliseconds, and a cluster's messages take their own time
+    helper_grace: float = 1.0
+
+    # --- the schedule of a solve (solve, growth_of, projected, heuristic_share)
+
+    # each length is expected to take at least this many times the one before (about the options at a slot)...
+    growth: float = 10.0
+    # ...and at most this many, when the last two lengths measure it (the ratio of their nodes)...
+    max_growth: float = 100.0
+    # ...once the length before the last took this many nodes: fewer say more of the walk near the root than of
+    # the length's growth
+    growth_from: int = 20_000
+    # seconds a length is expected to take before the heuristics run: a puzzle the exact search ends sooner is
+    # proven before a heuristic's program would help, and keeps the one answer the search gives
+    beam_after: float = 0.3
+    # the heuristics' time before a length, per second that length is expected to take: their program ends the
+    # search early, but the time it takes is the proofs' (BENCHMARKS.md)...
+    beam_share: float = 0.25
+    # ...and this share of the time left before a length that may well not end in time (expected to take more
+    # than half of it)...
+    beam_last: float = 0.5
+    # ...a length expected to take more than this many times the time left will not end in time...
+    hopeless: float = 1.0
+    # ...and the heuristics get this share of the time left before it: the estimate is often off by several
+    # times, and the rest is the length's chance to end after all
+    beam_hopeless: float = 0.85
+    # about what loading the compiled kernels (from numba's cache) takes on a two-core machine...
+    warm_up_seconds: float = 0.9
+    # ...and how far past the time limit it may end: the command line allows one second past the limit (issue
+    # 15), and the answer needs the rest
+    load_late: float = 0.5
+
+
+DEFAULTS = Settings()  # the settings of a solve that is given none
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,29 +403,33 @@ def _op_text(o: int) -> str:
 
 
 def _search_length(
-    board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, jit: bool = True,
-    worker: int = 0, workers: int = 1, check: Any = None, depth: int = SPLIT_DEPTH,
+    board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, settings: Settings,
+    jit: bool = True, worker: int = 0, workers: int = 1, check: Any = None, depth: int | None = None,
 ) -> Share:  # fmt: skip
-    """Search programs of at most L slots (share `worker` of `workers`, subtrees dealt at decision `depth`) to its
-    end, the deadline (time.monotonic() seconds), a stop request from the parent process, or `check()` raising.
-    Programs are returned as found; the caller re-checks them with the simulator."""
+    """Search programs of at most L slots (share `worker` of `workers`, subtrees dealt at decision `depth`, by
+    default the shallowest split) to its end, the deadline (time.monotonic() seconds), a stop request from the
+    parent process, or `check()` raising. Programs are returned as found; the caller re-checks them with the
+    simulator."""
     search = _Search(board, L, stack_cap, jit)
+    depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
-    return run_share(search, lambda: search.step(CHUNK), all_solutions, MAX_ALL, deadline, check)
+    return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
 
 
 def _share(
-    board: Board, L: int, stack_cap: int, all_solutions: bool, seconds: float | None, depth: int, k: int, n: int
-) -> Share:
+    board: Board, L: int, stack_cap: int, all_solutions: bool, seconds: float | None, depth: int,
+    settings: Settings, k: int, n: int,
+) -> Share:  # fmt: skip
     """Share k of n of length L, dealt at decision `depth`, on a worker: `seconds` from its start at most (clocks
     differ between machines)."""
     deadline = None if seconds is None else time.monotonic() + seconds
-    return _search_length(board, L, stack_cap, all_solutions, deadline, True, k, n, depth=depth)
+    return _search_length(board, L, stack_cap, all_solutions, deadline, settings, True, k, n, depth=depth)
 
 
 def subtrees(
-    board: Board, L: int, stack_cap: int, depth: int, most_nodes: int, deadline: float | None = None
-) -> int | None:
+    board: Board, L: int, stack_cap: int, depth: int, most_nodes: int, settings: Settings,
+    deadline: float | None = None,
+) -> int | None:  # fmt: skip
     """How many subtrees the search of length L has at decision `depth` (the options applied there), found by
     walking the tree above that depth without entering them; None when the walk takes more than `most_nodes`
     nodes or goes past the deadline (time.monotonic() seconds). O(nodes above `depth`)."""
@@ -333,7 +437,7 @@ def subtrees(
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:
-        status = search.step(min(CHUNK, most_nodes + 1))
+        status = search.step(min(settings.chunk, most_nodes + 1))
         if search.nodes > most_nodes or (deadline is not None and time.monotonic() > deadline):
             return None
         if status == kern.EXHAUSTED:  # a program above the depth (FOUND) is walked past
@@ -341,17 +445,18 @@ def subtrees(
 
 
 def split_depth(
-    board: Board, L: int, stack_cap: int, shares: int, most_nodes: int, deadline: float | None = None
-) -> int:
-    """The decision depth at which `shares` shares of length L deal out subtrees: from SPLIT_DEPTH on, the
-    shallowest with at least FINE subtrees a share (with fewer, a few large subtrees bound the speed-up: at
-    depth 4, 4,096 shares of puzzle 14 left half of them empty), to DEEPEST_SPLIT at most. Every share walks
-    the tree above that depth again, so a depth whose walk takes more than `most_nodes` nodes (or ends past the
-    deadline) is not taken. O(nodes above the depth chosen), a few times."""
-    depth = SPLIT_DEPTH
-    count = subtrees(board, L, stack_cap, depth, most_nodes, deadline)
-    while count is not None and count < FINE * shares and depth < DEEPEST_SPLIT:
-        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, deadline)
+    board: Board, L: int, stack_cap: int, shares: int, most_nodes: int, settings: Settings,
+    deadline: float | None = None,
+) -> int:  # fmt: skip
+    """The decision depth at which `shares` shares of length L deal out subtrees: from the settings'
+    shallowest_split on, the shallowest with at least `fine` subtrees a share (with fewer, a few large subtrees
+    bound the speed-up), to deepest_split at most. Every share walks the tree above that depth again, so a depth
+    whose walk takes more than `most_nodes` nodes (or ends past the deadline) is not taken. O(nodes above the
+    depth chosen), a few times."""
+    depth = settings.shallowest_split
+    count = subtrees(board, L, stack_cap, depth, most_nodes, settings, deadline)
+    while count is not None and count < settings.fine * shares and depth < settings.deepest_split:
+        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, settings, deadline)
         if deeper is None:
             break
         depth, count = depth + 1, deeper
@@ -391,18 +496,21 @@ class Beam(_Heuristic):
         self,
         board: Board,
         stack_cap: int,
-        width: int = 256,
+        width: int | None = None,
         seed: int = 0,
         stop: Callable[[], bool] | None = None,
         threads: int = 1,
         lookahead: int = 0,
         rollout: bool = False,
+        *,
+        settings: Settings = DEFAULTS,
     ) -> None:
         self.board = board
+        self.settings = settings
         self.rollout = rollout  # children scored by their runs played out as they stand (kern.beam_step)...
         self.rolling = rollout  # ...in this pass
         self.stop_asked = stop  # asked between depths and repairs (a worker's stop flag), besides the clock
-        self.width = width
+        self.width = settings.beam_width if width is None else width  # the first width of every pass
         self.rng = np.random.default_rng(seed)
         self.lookahead = lookahead
         self.threads = max(1, threads)
@@ -413,15 +521,15 @@ class Beam(_Heuristic):
         self.passes = 0
         self.best: Program | None = None
         self.lead: tuple[int, np.ndarray] | None = None  # the best-scored partial program met: score, decisions
-        self.repaired: tuple[Any, int, int] = (None, 1, REPAIR_NODES)  # the lead repaired, its next cut, budget
-        self.spos, self.sdist, self.snear = _star_distances(board)
-        self.weights = np.array(WEIGHTS, np.int64)
+        self.repaired: tuple[Any, int, int] = (None, 1, settings.repair_nodes)  # lead repaired, next cut, budget
+        self.spos, self.sdist, self.snear = _star_distances(board, settings.many_stars)
+        self.weights = np.array(settings.weights, np.int64)
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
-        """The beam (`run`) for part of `seconds`, then the repair of its best line for the rest (REPAIR_SHARE):
-        a program of at most `most_slots` slots, or None."""
+        """The beam (`run`) for part of `seconds`, then the repair of its best line for the rest (the settings'
+        repair_share): a program of at most `most_slots` slots, or None."""
         stop = clock.seconds + seconds
-        found = self.run(most_slots, clock, (1 - REPAIR_SHARE) * seconds)
+        found = self.run(most_slots, clock, (1 - self.settings.repair_share) * seconds)
         if found is None:
             found = self.repair(most_slots, clock, max(0.0, stop - clock.seconds))
         return found
@@ -429,7 +537,7 @@ class Beam(_Heuristic):
     def run(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
         """Look for a program of at most `most_slots` slots for about `seconds` (one depth at least); returns it
         (also kept as `best` when shorter than the best so far) or None. A beam that dies out (every partial
-        program in it lost) starts again twice as wide, with other ties broken; past MAX_BEAM, as wide as at
+        program in it lost) starts again twice as wide, with other ties broken; past `max_beam`, as wide as at
         first again (on 60 puzzles, 5 s: 9 and 9 found against 7 and 6 stopping there)."""
         stop = clock.seconds + seconds
         width = self.width
@@ -438,7 +546,7 @@ class Beam(_Heuristic):
                 found = self._pass(pool, most_slots, clock, stop, width)
                 if found is not None or self._time_up(clock, stop):
                     return found
-                width = width * 2 if width < MAX_BEAM else self.width
+                width = width * 2 if width < self.settings.max_beam else self.width
 
     def _pass(self, pool: futures.Executor, most_slots: int, clock: Clock, stop: float, width: int) -> Program | None:
         b, s = self.board, self.search
@@ -451,7 +559,7 @@ class Beam(_Heuristic):
         # grandchildren as one of the widest beam's runs children
         ahead = self.lookahead > 0 and (self.passes // 2) % self.lookahead == self.lookahead - 1
         if ahead:
-            width = min(width, MAX_BEAM // kern.MAX_OPTIONS)
+            width = min(width, self.settings.max_beam // kern.MAX_OPTIONS)
         self.passes += 1
         depth_cap = kern.MAX_FRAMES
         parents = np.zeros((width, depth_cap), np.int64)
@@ -471,7 +579,7 @@ class Beam(_Heuristic):
                 scores = self._ahead(pool, parents, depth, m, out, won)
                 if won[-1] <= most_slots:
                     break
-            keep = np.argsort(-(scores[:m] + self.rng.random(m) * NOISE), kind="stable")
+            keep = np.argsort(-(scores[:m] + self.rng.random(m) * self.settings.noise), kind="stable")
             if ahead:
                 keep = keep[scores[keep] > DEAD]
             keep = (_spread(keep, out.places[:m], width) if spread else keep)[:width]
@@ -537,10 +645,10 @@ class Beam(_Heuristic):
         won: np.ndarray,
     ) -> int:
         """Expand the first `count` rows of `parents` (beam_step), in as many runs of consecutive rows as there
-        are threads (at least MIN_PARENTS rows each), each on a thread of `pool` in its own arrays (the kernel
+        are threads (at least `min_parents` rows each), each on a thread of `pool` in its own arrays (the kernel
         lets go of the GIL); their children are put together in `out` in the rows' order, as one run over all
         the rows would list them. Returns how many children there are."""
-        parts = max(1, min(len(self.lanes), count // MIN_PARENTS))
+        parts = max(1, min(len(self.lanes), count // self.settings.min_parents))
         bounds = [count * k // parts for k in range(parts + 1)]
 
         def part(k: int) -> int:
@@ -582,7 +690,7 @@ class Beam(_Heuristic):
         stop = clock.seconds + seconds
         path = self.lead[1]
         if self.repaired[0] is not path:  # a new lead: from its last decision; else on where the last call stopped
-            self.repaired = (path, 1, REPAIR_NODES)
+            self.repaired = (path, 1, self.settings.repair_nodes)
         _, cut, budget = self.repaired
         halt = threading.Event()
 
@@ -600,7 +708,8 @@ class Beam(_Heuristic):
                     search = self._below(path, cut, most_slots)
                     if search is not None:
                         deadline = time.monotonic() + max(0.0, stop - clock.seconds)
-                        job = pool.submit(_repair_below, search, budget, most_slots, deadline, halted)
+                        job = pool.submit(_repair_below, search, budget, most_slots, deadline, halted,
+                                          self.settings.chunk)  # fmt: skip
                         running[job] = (cut, budget)
                         budget *= 2
                     cut += 1
@@ -672,8 +781,8 @@ class Annealer(_Heuristic):
     reached; at the others, on the colours seen there) is kept without being run (it would run the same): 1.5
     times the steps a second for the slots never reached, 1.1 to 1.2 times more for the colours, the same steps.
 
-    Parallel tempering: CHAINS chains, each from a random program at a fixed temperature from ANNEAL_COLD to
-    ANNEAL_HOT (evenly apart in ratio), take their steps in turn; after each turn two neighbouring chains swap
+    Parallel tempering: `chains` chains, each from a random program at a fixed temperature from `anneal_cold`
+    to `anneal_hot` (evenly apart in ratio), take their steps in turn; after each turn two neighbouring chains swap
     programs with probability min(1, exp((s_hot - s_cold) x (1/T_cold - 1/T_hot))) for scores s, so a program
     that a hot chain has carried over a ridge goes down to the cold chains, which refine it. On the 102 puzzles
     some corpus runs solve and others do not (5 s, seeds 0, 1, 2), with conditions drawn from the colours seen
@@ -682,9 +791,12 @@ class Annealer(_Heuristic):
     kept. Proves nothing.
     """
 
-    def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None,
-                 chains: int = CHAINS) -> None:  # fmt: skip
+    def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None, *,
+                 settings: Settings = DEFAULTS) -> None:  # fmt: skip
         self.board = board
+        self.settings = settings
+        chains = settings.chains
+        cold, hot = settings.anneal_cold, settings.anneal_hot
         self.stop_asked = stop
         self.lane = _Lane(board, stack_cap)
         op, cs, nd = self.lane.search.op, self.lane.search.cs, self.lane.search.nd
@@ -693,7 +805,7 @@ class Annealer(_Heuristic):
             state = np.zeros(kern.N_ANNEAL, np.int64)
             state[kern.A_RNG] = (seed * 7919 + 1 + 104_729 * k) % kern.RNG_MOD
             ratio = k / (chains - 1) if chains > 1 else 0.0
-            temperature = ANNEAL_COLD * (ANNEAL_HOT / ANNEAL_COLD) ** ratio
+            temperature = cold * (hot / cold) ** ratio
             self.chains.append(Chain(state, (np.zeros_like(op), np.zeros_like(cs), np.zeros_like(nd)), temperature))
         self.rng = np.random.default_rng(seed)  # the swaps' draws
         self.alphabet = np.array(
@@ -703,7 +815,7 @@ class Annealer(_Heuristic):
             np.int64,
         )
         self.conds = np.array(board.condition_bits, np.int64)
-        self.spos, self.sdist, self.snear = _star_distances(board)
+        self.spos, self.sdist, self.snear = _star_distances(board, settings.many_stars)
         self.nodes = 0
         self.swaps = 0
         self.best: Program | None = None
@@ -724,24 +836,25 @@ class Annealer(_Heuristic):
         return self.chains[0].current
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> Program | None:
-        """Anneal for about `seconds` (ANNEAL_CHUNK steps or ANNEAL_WORK work between looks at the clock and the stop
-        flag): a winning program of at most `most_slots` slots (kept as `best` when shorter), or None.
+        """Anneal for about `seconds` (anneal_chunk steps or anneal_work work between looks at the clock and the
+        stop flag): a winning program of at most `most_slots` slots (kept as `best` when shorter), or None.
         O(steps x MAX_ACTIONS)."""
         stop = clock.seconds + seconds
         while True:
-            if self.steps(ANNEAL_CHUNK, most_slots):
+            if self.steps(self.settings.anneal_chunk, most_slots):
                 found = self._trimmed()
                 self.keep(found)
                 return found
             if clock.seconds >= stop or (self.stop_asked is not None and self.stop_asked()):
                 return None
 
-    def steps(self, count: int, most_slots: int, work: int = ANNEAL_WORK) -> bool:
+    def steps(self, count: int, most_slots: int, work: int | None = None) -> bool:
         """About `count` steps in all: each chain's share of them (kern.anneal at its temperature; fewer once their
-        runs have done its share of `work`), going on from where its last ones left off, then a swap tried
-        between each pair of neighbours (swap). Whether a program of at most `most_slots` slots won (it is then in
-        the lane's arrays). O(min(count x MAX_ACTIONS x stack cap, work))."""
+        runs have done its share of `work`, by default the settings' anneal_work), going on from where its last
+        ones left off, then a swap tried between each pair of neighbours (swap). Whether a program of at most
+        `most_slots` slots won (it is then in the lane's arrays). O(min(count x MAX_ACTIONS x stack cap, work))."""
         b, s, lane = self.board, self.lane.search, self.lane
+        work = self.settings.anneal_work if work is None else work
         share, work_share = max(1, count // len(self.chains)), max(1, work // len(self.chains))
         for chain in self.chains:
             node, won = kern.anneal(
@@ -823,24 +936,25 @@ class Annealer(_Heuristic):
 
 
 class Team:
-    """The heuristics on several threads: up to TEAM members (member_of: a plain beam, the annealer, a look-ahead
-    beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond TEAM
+    """The heuristics on several threads: up to `team` members (member_of: a plain beam, the annealer, a look-ahead
+    beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond `team`
     go to the beams, each splitting its partial programs among its share. They find different programs: on 80
     puzzles the corpus run left without one (held out from tuning), 8 s each, a plain beam found 4, a first
     version of the annealer 10, the two together 14, all three 17 (BENCHMARKS.md). The first program found stops
     the others; the shortest found counts.
     """
 
-    def __init__(self, board: Board, stack_cap: int, threads: int = 1, annealer: bool = True) -> None:
-        self.board, self.stack_cap = board, stack_cap
+    def __init__(self, board: Board, stack_cap: int, threads: int = 1, annealer: bool = True, *,
+                 settings: Settings = DEFAULTS) -> None:  # fmt: skip
+        self.board, self.stack_cap, self.settings = board, stack_cap, settings
         self.found = threading.Event()
         self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
         threads = max(1, threads)
-        kinds = [k for k in range(TEAM) if annealer or not is_annealer(k)][:threads]
-        beams = [k for k in kinds if not is_annealer(k)]
+        kinds = [k for k in range(settings.team) if annealer or not is_annealer(k, settings)][:threads]
+        beams = [k for k in kinds if not is_annealer(k, settings)]
         extra = threads - len(kinds)  # more threads for the beams, dealt out in turn
         self.members = [
-            member_of(board, stack_cap, k, self.found.is_set,
+            member_of(board, stack_cap, k, settings, self.found.is_set,
                       1 + extra // len(beams) + (beams.index(k) < extra % len(beams)) if k in beams else 1)
             for k in kinds
         ]  # fmt: skip
@@ -882,20 +996,23 @@ class Team:
         return min(found, key=lambda p: p.tokens, default=None)
 
 
-def is_annealer(seed: int) -> bool:
+def is_annealer(seed: int, settings: Settings) -> bool:
     """Is the heuristic with this seed (member_of) the annealer? O(1)."""
-    return seed % TEAM == 1
+    return seed % settings.team == 1
 
 
 def member_of(
-    board: Board, stack_cap: int, seed: int, stop: Callable[[], bool] | None = None, threads: int = 1
-) -> Beam | Annealer:
-    """The heuristic of a team's member or a cluster's helper with this seed, by seed % TEAM: a plain beam on
-    `threads` threads (with roll-outs), the annealer, or a beam that looks ahead LOOKAHEAD. O(board)."""
-    if is_annealer(seed):
-        return Annealer(board, stack_cap, seed=seed, stop=stop)
-    look = LOOKAHEAD if seed % TEAM == 2 else 0
-    return Beam(board, stack_cap, seed=seed, stop=stop, threads=threads, lookahead=look, rollout=look == 0)
+    board: Board, stack_cap: int, seed: int, settings: Settings, stop: Callable[[], bool] | None = None,
+    threads: int = 1,
+) -> Beam | Annealer:  # fmt: skip
+    """The heuristic of a team's member or a cluster's helper with this seed, by seed modulo the settings' `team`:
+    a plain beam on `threads` threads (with roll-outs), the annealer, or a beam that looks ahead (`lookahead`).
+    O(board)."""
+    if is_annealer(seed, settings):
+        return Annealer(board, stack_cap, seed=seed, stop=stop, settings=settings)
+    look = settings.lookahead if seed % settings.team == 2 else 0
+    return Beam(board, stack_cap, seed=seed, stop=stop, threads=threads, lookahead=look, rollout=look == 0,
+                settings=settings)  # fmt: skip
 
 
 def relaxations(board: Board) -> list[Board]:
@@ -915,15 +1032,16 @@ class Beside:
     beams' turns (paused while the exact search takes every core): it looks for a program of at most `most`
     slots, and after each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far.
     Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), the annealer's middle chain goes on from
-    that program every LEAD_EVERY steps (Annealer.start_from): the beam extends a line slot by slot and
+    that program every `lead_every` steps (Annealer.start_from): the beam extends a line slot by slot and
     cannot go back on its early slots, which the annealer can. On 240 puzzles without a proof (5 s, both cores)
     the pair found programs for 7 puzzles no corpus run had solved, against none without (BENCHMARKS.md).
     Started by `start`, stopped by `stop`."""
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None,
-        lead: Callable[[], Program | None] | None = None,
+        lead: Callable[[], Program | None] | None = None, *, settings: Settings = DEFAULTS,
     ) -> None:  # fmt: skip
+        self.settings = settings
         self.tell = tell  # set at each find (a team's turn then ends: what it was looking for is found)
         self.lead = lead  # the middle chain goes on from this program now and then, when there is one (a beam's lead)
         self.rounds = 0  # starts from the lead
@@ -931,7 +1049,7 @@ class Beside:
         self.done = threading.Event()
         self.hold = threading.Event()  # asked to pause (paused)
         self.lock = threading.Lock()  # held by the annealer while it runs a slice
-        self.annealer = Annealer(board, stack_cap, seed=seed, stop=self.done.is_set)
+        self.annealer = Annealer(board, stack_cap, seed=seed, stop=self.done.is_set, settings=settings)
         self.most = most
         self.seconds = 0.0  # spent annealing (pauses left out)
         self.thread = threading.Thread(target=self._anneal, name="gridbot-annealer", daemon=True)
@@ -953,7 +1071,7 @@ class Beside:
         return self.thread.ident is not None
 
     def stop(self) -> None:
-        """Stop the annealer and wait for it (it looks at the stop flag every ANNEAL_CHUNK steps: milliseconds)."""
+        """Stop the annealer and wait for it (it looks at the stop flag every anneal_chunk steps: milliseconds)."""
         self.done.set()
         if self.started:
             self.thread.join()
@@ -979,8 +1097,9 @@ class Beside:
                 time.sleep(0.001)
                 continue
             with self.lock, _timed(self, "seconds"):
-                found = self.annealer.guess(self.most, Clock(None), BESIDE_SLICE)
-                if found is None and self.lead is not None and self.annealer.taken >= self.led + LEAD_EVERY:
+                found = self.annealer.guess(self.most, Clock(None), self.settings.beside_slice)
+                every = self.settings.lead_every
+                if found is None and self.lead is not None and self.annealer.taken >= self.led + every:
                     self.led = self.annealer.taken
                     seed = self.lead()
                     if seed is not None:
@@ -1029,9 +1148,10 @@ class _Halted(Exception):
 
 
 def _repair_below(
-    search: _Search, budget: int, most_slots: int, deadline: float, halted: Callable[[], bool]
+    search: _Search, budget: int, most_slots: int, deadline: float, halted: Callable[[], bool], chunk: int
 ) -> tuple[Program | None, int, bool]:
-    """Run `search` (Beam._below) for at most `budget` nodes, to `deadline` or until `halted()`: the first
+    """Run `search` (Beam._below) for at most `budget` nodes (`chunk` nodes a kernel call), to `deadline` or until
+    `halted()`: the first
     program it finds or None, the nodes it ran, and whether it ran whole (to a program, its end or its
     budget) rather than stopped by the deadline or `halted`."""
 
@@ -1041,7 +1161,7 @@ def _repair_below(
 
     start = search.nodes
     try:
-        done = run_share(search, lambda: search.step(CHUNK), False, 1, deadline, look, until_nodes=start + budget)
+        done = run_share(search, lambda: search.step(chunk), False, 1, deadline, look, until_nodes=start + budget)
     except _Halted:
         return None, search.nodes - start, False
     if done.programs and done.programs[0].tokens > most_slots:  # pragma: no cover - the kernel keeps to S_LENGTH
@@ -1089,13 +1209,13 @@ def _guess_beside(
 ) -> None:
     """`guesser.guess` here while the workers of `run` guess too, one per seed: the shortest program any of
     them finds becomes `guesser.best`. A program found here stops them (at their next look at the stop flag);
-    a worker not back HELPER_GRACE seconds after its time is not waited for. O(len(seeds)) submissions."""
-    board, stack_cap = guesser.board, guesser.stack_cap
-    helpers = [run.pool.submit(_guess, board, stack_cap, seed, most_slots, seconds) for seed in seeds]
+    a worker not back helper_grace seconds after its time is not waited for. O(len(seeds)) submissions."""
+    board, stack_cap, settings = guesser.board, guesser.stack_cap, guesser.settings
+    helpers = [run.pool.submit(_guess, board, stack_cap, seed, most_slots, seconds, settings) for seed in seeds]
     ends = clock.seconds + seconds
     if guesser.guess(most_slots, clock, seconds) is not None:
         run.stop.set()
-    done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + HELPER_GRACE)
+    done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + settings.helper_grace)
     run.stop.clear()
     for found, nodes in (helper.result() for helper in done):
         guesser.outside_nodes += nodes
@@ -1103,11 +1223,13 @@ def _guess_beside(
             guesser.keep(found)
 
 
-def _guess(board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float) -> tuple[Program | None, int]:
+def _guess(
+    board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float, settings: Settings
+) -> tuple[Program | None, int]:
     """A worker's heuristic (member_of `seed`: a beam or the annealer) for `seconds`: a program of at most
     `most_slots` slots or None, and the nodes it ran."""
     warm_up()
-    helper = member_of(board, stack_cap, seed, stop=stop_requested)
+    helper = member_of(board, stack_cap, seed, settings, stop=stop_requested)
     found = helper.guess(most_slots, Clock(None), seconds)
     return found, helper.nodes
 
@@ -1136,14 +1258,14 @@ def _stars_cut_off(level: Level) -> list[tuple[int, int]]:
     return [star for star in level.stars if star not in seen]
 
 
-def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _star_distances(board: Board, many_stars: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The stars' tiles; per star the number of moves from every tile to it over tiles (1 << 20 where it
     cannot be reached); and per tile the stars it reaches, nearest first (-1 after them), so that the beam
-    finds the nearest star left in about one look rather than one per star. With more than MANY_STARS stars,
+    finds the nearest star left in about one look rather than one per star. With more than `many_stars` stars,
     one star row instead: the moves to the nearest star of the start (and the tiles [-1], "any star left"), to
-    keep the tables small. O(min(stars, MANY_STARS) x tiles x log)."""
+    keep the tables small. O(min(stars, many_stars) x tiles x log)."""
     spos = np.flatnonzero(board.star).astype(np.int64)
-    sources = [[int(t)] for t in spos] if len(spos) <= MANY_STARS else [[int(t) for t in spos]]
+    sources = [[int(t)] for t in spos] if len(spos) <= many_stars else [[int(t) for t in spos]]
     sdist = np.full((len(sources), board.cells), 1 << 20, np.int64)
     for k, targets in enumerate(sources):
         sdist[k, targets] = 0
@@ -1159,36 +1281,36 @@ def _star_distances(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             frontier = nxt
     near = np.argsort(sdist.T, axis=1, kind="stable")
     snear = np.where(np.take_along_axis(sdist.T, near, axis=1) < 1 << 20, near, -1)
-    return (spos if len(spos) <= MANY_STARS else np.array([-1], np.int64)), sdist, snear
+    return (spos if len(spos) <= many_stars else np.array([-1], np.int64)), sdist, snear
 
 
-def growth_of(before: int, now: int) -> float:
+def growth_of(before: int, now: int, settings: Settings) -> float:
     """How many times longer than a length of `now` nodes the next is expected to take, when the one before took
-    `before`: their ratio, from GROWTH to MAX_GROWTH, once `before` is at least GROWTH_FROM nodes (smaller counts
-    say little); GROWTH until then. O(1)."""
-    if before < GROWTH_FROM:
-        return float(GROWTH)
-    return min(float(MAX_GROWTH), max(float(GROWTH), now / before))
+    `before`: their ratio, from the settings' `growth` to `max_growth`, once `before` is at least `growth_from`
+    nodes (smaller counts say little); `growth` until then. O(1)."""
+    if before < settings.growth_from:
+        return float(settings.growth)
+    return min(float(settings.max_growth), max(float(settings.growth), now / before))
 
 
-def projected(last: float, growth: float, first_split: bool, cores: int) -> float:
+def projected(last: float, growth: float, first_split: bool, cores: int, settings: Settings) -> float:
     """Seconds the next length is expected to take: `last`, the seconds of the length before, times `growth`; over
-    SPLIT_SPEEDUP times `cores` when it is the `first_split` over the worker processes, the one before having run in
-    one process (lengths after that are measured split). O(1)."""
+    the settings' split_speedup times `cores` when it is the `first_split` over the worker processes, the one
+    before having run in one process (lengths after that are measured split). O(1)."""
     expected = last * growth
-    return expected / (SPLIT_SPEEDUP * cores) if first_split and cores > 1 else expected
+    return expected / (settings.split_speedup * cores) if first_split and cores > 1 else expected
 
 
-def heuristic_share(expected: float, left: float | None) -> float:
+def heuristic_share(expected: float, left: float | None, settings: Settings) -> float:
     """Seconds of heuristic before a length expected to take `expected` seconds, with `left` seconds left (None:
-    no limit): BEAM_HOPELESS of the time left when the length will not end in time (expected beyond HOPELESS
-    times the time left), BEAM_LAST of it when it may well not (beyond half), else BEAM_SHARE of the length's
-    expected time. O(1)."""
-    if left is not None and expected > HOPELESS * left:
-        return BEAM_HOPELESS * left
+    no limit), by the settings: `beam_hopeless` of the time left when the length will not end in time (expected
+    beyond `hopeless` times the time left), `beam_last` of it when it may well not (beyond half), else
+    `beam_share` of the length's expected time. O(1)."""
+    if left is not None and expected > settings.hopeless * left:
+        return settings.beam_hopeless * left
     if left is not None and 2 * expected > left:
-        return BEAM_LAST * left
-    return BEAM_SHARE * expected
+        return settings.beam_last * left
+    return settings.beam_share * expected
 
 
 def solve(
@@ -1202,8 +1324,11 @@ def solve(
     beam: bool = True,
     workers: int | None = None,
     executor: executors.Executor | None = None,
+    *,
+    settings: Settings | None = None,
 ) -> SolveResult:
-    """The fewest occupied slots of a winning program, proven; see the module docstring.
+    """The fewest occupied slots of a winning program, proven; see the module docstring. The names in backquotes
+    below that are not parameters are fields of `settings` (by default Settings()).
 
     Returns 'optimal' (with the programs met at the optimal length when
     `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
@@ -1212,14 +1337,14 @@ def solve(
     heuristic (Beam.guess: the beam, then the repair of its best line; or
     Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
     excluded. The heuristic runs before each length expected to take more
-    than BEAM_AFTER seconds (each length as many times longer than the one
-    before as the last two grew, growth_of), for a quarter of that length's
-    expected time (half the time left when the length may well not end
-    before the time limit, BEAM_HOPELESS of it when it is expected not to:
+    than `beam_after` seconds (each length as many times longer than the one
+    before as the last two grew, growth_of), for `beam_share` of that length's
+    expected time (`beam_last` of the time left when the length may well not end
+    before the time limit, `beam_hopeless` of it when it is expected not to:
     heuristic_share): a program of n slots it
     finds is optimal as soon as every length below n is excluded, so the
     exact search stops there. A length split over the worker processes for the first time is expected to end
-    SPLIT_SPEEDUP times the number of cores sooner than the growth alone says (projected). With two cores or
+    `split_speedup` times the number of cores sooner than the growth alone says (projected). With two cores or
     more (`workers`, default: every core, or the local executor's workers), the annealer runs on a
     thread of its own from the heuristic's first turn to the end (Beside) whenever a core is
     free of the exact search: beside a length searched in this process (a
@@ -1230,27 +1355,28 @@ def solve(
     gets no heuristic turn: the only better program would have that length,
     which the search finds as well. The beams take their turns on the
     other threads as a Team (on one core the plain beam alone; on three, a
-    look-ahead beam as well; beyond TEAM cores, each beam splits its partial
+    look-ahead beam as well; beyond `team` cores, each beam splits its partial
     programs among its share of the threads at each depth, and each thread
     repairs below its own ancestor of the best line). Given a cluster's executor of more than one
-    worker instead (and at least HELPERS_AFTER seconds of heuristic), its
+    worker instead (and at least `helpers_after` seconds of heuristic), its
     other workers run the heuristic at the same time, each with its own seed
     (member_of: a plain beam, the annealer or a look-ahead beam by the seed,
     each with its own random choices); the shortest program any of them
     finds counts. Lengths
-    expected to take more than PARALLEL_AFTER seconds are split into shares
+    expected to take more than `parallel_after` seconds are split into shares
     over `executor`'s workers (gridbot.parallel.executors: a Dask cluster,
     say), or else over `workers` local processes (default: every core),
     started when first needed; a length is excluded only when every share
     has come back finished, and with the executor's checkpoint each finished
     share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
     loading the compiled kernels included: in a process that has not loaded them yet, when loading them
-    (WARM_UP_SECONDS) would end more than LOAD_LATE past the limit, the answer is 'timeout' at once, saying why.
+    (`warm_up_seconds`) would end more than `load_late` past the limit, the answer is 'timeout' at once, saying why.
     The stats say where the seconds went (Spent: `seconds_heuristic`, `seconds_exact`, `seconds_split`,
     `seconds_unfinished`, `seconds_annealer`). Exponential in the length; each answer is re-run by the game's
     simulator.
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
+    settings = Settings() if settings is None else settings
     cut_off = _stars_cut_off(level)
     if cut_off:
         r, c = cut_off[0]
@@ -1260,7 +1386,7 @@ def solve(
         }
         return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
     left = clock.left()
-    if jit and not _WARM and left is not None and left + LOAD_LATE < WARM_UP_SECONDS:
+    if jit and not _WARM and left is not None and left + settings.load_late < settings.warm_up_seconds:
         # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
         stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
         return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, stats)
@@ -1276,9 +1402,11 @@ def solve(
     heuristic = beam and jit and not all_solutions
     # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take turns
     apart = heuristic and threads > 1
-    guesser = Team(board, stack_cap, threads=threads - apart, annealer=not apart) if heuristic else None
+    guesser = (
+        Team(board, stack_cap, threads=threads - apart, annealer=not apart, settings=settings) if heuristic else None
+    )
     beside = (
-        Beside(board, stack_cap, top, tell=guesser.found, lead=guesser.lead_program)
+        Beside(board, stack_cap, top, tell=guesser.found, lead=guesser.lead_program, settings=settings)
         if guesser is not None and apart
         else None
     )
@@ -1286,7 +1414,7 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     last_nodes = 0  # and its nodes
-    growth = float(GROWTH)  # how much longer the next length is expected to take
+    growth = float(settings.growth)  # how much longer the next length is expected to take
     beamed = 0  # the heuristic has run before every length up to this one
     spent = Spent()
     searching = None  # when the length being searched began (clock seconds), None between lengths
@@ -1325,22 +1453,22 @@ def solve(
                     return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                splits = jit and cores > 1 and (last * growth > PARALLEL_AFTER or split)
+                splits = jit and cores > 1 and (last * growth > settings.parallel_after or split)
                 # the first length split over the workers ends about the cores' times sooner than one process would
                 # take; projected as one process, it gave the heuristic half the time or more (puzzles 36, 236)
-                expected = projected(last, growth, splits and not split, cores)
+                expected = projected(last, growth, splits and not split, cores, settings)
                 # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
-                if beside is not None and not beside.started and expected > BEAM_AFTER:
+                if beside is not None and not beside.started and expected > settings.beam_after:
                     beside.start()
                 # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is),
                 # and a shorter program the heuristic could find would be of L slots, which the search finds too
                 deciding = known is not None and known.tokens == L + 1
-                if guesser is not None and beamed < L and expected > BEAM_AFTER and not deciding:
+                if guesser is not None and beamed < L and expected > settings.beam_after and not deciding:
                     beamed = L
-                    share = heuristic_share(expected, clock.left())
+                    share = heuristic_share(expected, clock.left(), settings)
                     most = (known.tokens - 1) if known is not None else top
                     with _timed(spent, "heuristic"):
-                        if executor is not None and not here and cores > 1 and share >= HELPERS_AFTER:
+                        if executor is not None and not here and cores > 1 and share >= settings.helpers_after:
                             _guess_beside(executor, guesser, range(seeds, seeds + executor.head_start), most, clock,
                                           share)  # fmt: skip
                             seeds += run.head_start
@@ -1359,11 +1487,13 @@ def solve(
                         if run is None:
                             run = resources.enter_context(executors.local(cores))
                             run.pool.submit(int).result()  # the workers forked now
-                        count = SHARES_PER_WORKER * cores
+                        count = settings.shares_per_worker * cores
                         # the walks above the split depth, repeated by every share, at most the length's own nodes:
                         # on many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
-                        depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, deadline)
-                        part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth)
+                        depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, settings,
+                                            deadline)  # fmt: skip
+                        part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth,
+                                                 settings)  # fmt: skip
                         tick = functools.partial(clock.check, length=L, candidates=nodes)
                         length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
                         done = search_shares(run, part, count, tick, all_solutions, length)
@@ -1375,12 +1505,13 @@ def solve(
 
                     try:
                         with _timed(spent, "exact"):
-                            done = _search_length(board, L, stack_cap, all_solutions, deadline, jit, check=check)
+                            done = _search_length(board, L, stack_cap, all_solutions, deadline, settings, jit,
+                                                  check=check)  # fmt: skip
                     except _Met:
                         searching = None
                         continue
                 nodes += done.nodes
-                growth = growth_of(last_nodes, done.nodes)
+                growth = growth_of(last_nodes, done.nodes, settings)
                 last, last_nodes = clock.seconds - started, done.nodes
                 found = []
                 for program in done.programs:
@@ -1422,7 +1553,7 @@ def warm_up() -> None:
     _WARM.append(True)
     level = Level.parse("functions: 2 1 0 0 0\npaint: R\nstart: 1 1 east\nrgrgR")
     search = _Search(Board.of(level), 3, 8)
-    while search.step(CHUNK) != kern.EXHAUSTED:
+    while search.step(DEFAULTS.chunk) != kern.EXHAUSTED:
         pass
     # the beam's kernels too: it must meet the win (F1: F F1), or its step and replay stay uncompiled and the
     # first solve that needs them pays seconds of compiling in its own time
