@@ -39,6 +39,7 @@ from gridbot import levels  # noqa: E402
 from gridbot.parallel import executors  # noqa: E402
 from gridbot.solve import lightbot as lightbot_solver  # noqa: E402
 from gridbot.solve import robozzle as robozzle_solver  # noqa: E402
+from gridbot.solve.robozzle import exact as robozzle_exact  # noqa: E402
 
 SHARE_COUNTS = (16, 64, 512, 4096)
 
@@ -177,9 +178,9 @@ def main() -> int:
     share_sizes(
         "RoboZZle puzzle 14, length 8 (excluded)",
         rz.shallowest_split,
-        lambda k, n, depth: robozzle_solver._share(board, 8, cap, False, None, depth, rz, k, n),
+        lambda k, n, depth: robozzle_exact._share(board, 8, cap, False, None, depth, rz, k, n),
     )
-    whole = robozzle_solver._search_length(board, 8, cap, False, None, rz)
+    whole = robozzle_exact._search_length(board, 8, cap, False, None, rz)
     chosen = [(n, robozzle_solver.split_depth(board, 8, cap, n, whole.nodes // n, rz)) for n in SHARE_COUNTS]
     print(
         f"\nThe depth split_depth chooses for length 8 ({whole.nodes:,} nodes; each share's walk above the depth "

@@ -5,7 +5,7 @@
 
 Each puzzle gets one heuristic (`--kind`: `beam`, the plain beam with its repair, scoring every other pair of passes
 by roll-outs; `beam-plain`, the same without roll-outs (the beam up to 2026-11-26); `beam-R`, `beam-G`, `beam-B`,
-the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxations, not
+the same on the puzzle's relaxation with conditions on that colour only, gridbot.solve.robozzle.relaxed, not
 part of `solve`; `lookahead`; `anneal`; `anneal-relaxed`, the annealer for half the time and those beams for the
 rest; `pair`, on two threads as `solve`'s heuristic turns on two cores were before 1e039e4: the beam and the
 annealer beside it; `pair-seeded`, as `solve` spends them now: the same with every other round of the annealer
@@ -32,6 +32,7 @@ from gridbot import levels
 from gridbot.deadline import Clock
 from gridbot.games import robozzle
 from gridbot.solve import robozzle as rz
+from gridbot.solve.robozzle.relaxed import relaxations
 
 SETTINGS = rz.Settings()
 KINDS = {"beam": 0, "anneal": 1, "lookahead": 2}  # member_of's seeds, modulo the settings' `team`
@@ -51,7 +52,7 @@ class AnnealThenRelaxed:
 
     def __init__(self, board: rz.Board, seed: int) -> None:
         self.annealer = rz.Annealer(board, robozzle.STACK_CAP, seed=TEAM * seed + KINDS["anneal"])
-        self.beams = [rz.Beam(narrow, robozzle.STACK_CAP, seed=TEAM * seed) for narrow in rz.relaxations(board)]
+        self.beams = [rz.Beam(narrow, robozzle.STACK_CAP, seed=TEAM * seed) for narrow in relaxations(board)]
 
     def guess(self, most_slots: int, clock: Clock, seconds: float) -> robozzle.Program | None:
         stop = clock.seconds + seconds
@@ -93,7 +94,7 @@ def heuristic(board: rz.Board, kind: str, seed: int) -> rz.Beam | rz.Annealer | 
         return Pair(board, seed, kind == "pair-seeded")
     if kind == "beam-plain":
         return rz.Beam(board, robozzle.STACK_CAP, seed=TEAM * seed, rollout=False)
-    narrow = next((b for b in rz.relaxations(board) if b.named == 2 << RELAXED[kind]), None)
+    narrow = next((b for b in relaxations(board) if b.named == 2 << RELAXED[kind]), None)
     return None if narrow is None else rz.Beam(narrow, robozzle.STACK_CAP, seed=TEAM * seed)
 
 

@@ -26,7 +26,10 @@ from gridbot.kernels import robozzle as kern
 from gridbot.parallel import executors
 from gridbot.parallel.shares import search_shares
 from gridbot.solve import robozzle as solve_robozzle
-from gridbot.solve.robozzle import Settings, solve
+from gridbot.solve.robozzle import Settings, exact, front, solve
+from gridbot.solve.robozzle import beam as rz_beam
+from gridbot.solve.robozzle import board as rz_board
+from gridbot.solve.robozzle import relaxed as rz_relaxed
 
 from . import brute_robozzle
 
@@ -78,7 +81,7 @@ def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
         if sum(level.slots) <= 3:  # every program was tried: none wins
             assert result.status == "unsolvable"
         elif result.status == "unsolvable":  # at once: only for a star no walk reaches
-            assert solve_robozzle._stars_cut_off(level)
+            assert rz_board._stars_cut_off(level)
         else:
             assert proof(result.status) == "timeout" and result.lower_bound == 4
     else:
@@ -109,7 +112,7 @@ def machine_run(level: Level, text: str, plain: bool = False) -> tuple[int, np.n
     """Run a whole program (every function closed) on the search kernel's machine from the start, as one node;
     returns what the run stopped at and the registers then."""
     board = solve_robozzle.Board.of(level)
-    s = solve_robozzle._Search(board, 50, robozzle.STACK_CAP)
+    s = exact._Search(board, 50, robozzle.STACK_CAP)
     s.load(robozzle.Program.parse(text))
     run = kern._run.py_func if plain else kern._run
     stopped = run(board.step, s.colour, s.star, s.op, s.cs, s.nd, s.closed, s.stack, s.trail, s.stamp, s.records,
@@ -124,10 +127,10 @@ def test_a_roll_out_plays_a_partial_program_out_as_it_stands(plain: bool) -> Non
     condition is not decided runs."""
     run = kern._run.py_func if plain else kern._run
 
-    def both_ways(level: Level, text: str, unsettle: Callable[[solve_robozzle._Search], None]) -> list[tuple]:
+    def both_ways(level: Level, text: str, unsettle: Callable[[exact._Search], None]) -> list[tuple]:
         ends = []
         for rollout in (0, 1):
-            s = solve_robozzle._Search(solve_robozzle.Board.of(level), 50, robozzle.STACK_CAP)
+            s = exact._Search(solve_robozzle.Board.of(level), 50, robozzle.STACK_CAP)
             s.load(robozzle.Program.parse(text))
             unsettle(s)
             s.sc[kern.S_ROLLOUT] = rollout
@@ -136,13 +139,13 @@ def test_a_roll_out_plays_a_partial_program_out_as_it_stands(plain: bool) -> Non
             ends.append((stopped, int(s.sc[kern.S_LEFT])))
         return ends
 
-    def f2_not_begun(s: solve_robozzle._Search) -> None:
+    def f2_not_begun(s: exact._Search) -> None:
         s.nd[1], s.closed[1] = 0, 0
 
-    def command_not_decided(s: solve_robozzle._Search) -> None:  # slot 2 of F1: run on green, command unknown
+    def command_not_decided(s: exact._Search) -> None:  # slot 2 of F1: run on green, command unknown
         s.op[0, 1], s.cs[0, 1] = kern.UNKNOWN, kern.NO_COND | 2 << 1
 
-    def condition_not_decided(s: solve_robozzle._Search) -> None:  # slot 2 of F1: R, on no colour or on green
+    def condition_not_decided(s: exact._Search) -> None:  # slot 2 of F1: R, on no colour or on green
         s.cs[0, 1] = kern.NO_COND | 2 << 1
 
     walk = Level.parse("functions: 3 2 0 0 0\npaint: none\nstart: 1 1 east\nrgrgR")
@@ -307,13 +310,13 @@ def test_a_relaxed_board_finds_the_fewest_slots_with_conditions_on_its_colour_on
     """The relaxations (conditions on one colour only) against every program so conditioned: the exact search
     on a relaxed board finds their minimum, and every program it finds wins on the puzzle."""
     board = solve_robozzle.Board.of(level)
-    relaxed = solve_robozzle.relaxations(board)
+    relaxed = rz_relaxed.relaxations(board)
     assert len(relaxed) == (bin(board.named).count("1") if bin(board.named).count("1") > 1 else 0)
     for narrow in relaxed:
         colour = next(c for k, c in enumerate(robozzle.COLOURS) if narrow.named == 2 << k)
         found = None
         for L in range(1, 4):
-            programs = solve_robozzle._search_length(narrow, L, 1024, True, None, DEFAULT).programs
+            programs = exact._search_length(narrow, L, 1024, True, None, DEFAULT).programs
             if programs:
                 found = L
                 for program in programs:
@@ -355,11 +358,10 @@ def test_shares_together_search_the_whole_length(name: str, length: int) -> None
     every program the whole search meets, at the optimal length and at the one below (where both find none)."""
     board = solve_robozzle.Board.of(gridbot.load(f"robozzle:{name}"))
     for L in (length - 1, length):
-        whole = solve_robozzle._search_length(board, L, 1024, True, None, DEFAULT)
+        whole = exact._search_length(board, L, 1024, True, None, DEFAULT)
         for depth in (DEFAULT.shallowest_split, DEFAULT.shallowest_split + 2):
             parts = [
-                solve_robozzle._search_length(board, L, 1024, True, None, DEFAULT, True, k, 5, depth=depth)
-                for k in range(5)
+                exact._search_length(board, L, 1024, True, None, DEFAULT, True, k, 5, depth=depth) for k in range(5)
             ]
             assert whole.finished and all(part.finished for part in parts)
             # a program decided above the split depth is met by every share
@@ -371,7 +373,7 @@ def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_sh
     """The clock's Timeout during a split length ends it unfinished, with the nodes its shares searched before
     they stopped (they were lost before, and a split search's speed read as a third of what it was)."""
     board = solve_robozzle.Board.of(gridbot.load("robozzle:77"))  # length 8 takes some 17 s on two cores
-    share = functools.partial(solve_robozzle._share, board, 8, 1024, False, None, DEFAULT.shallowest_split, DEFAULT)
+    share = functools.partial(exact._share, board, 8, 1024, False, None, DEFAULT.shallowest_split, DEFAULT)
     stop_at = time.monotonic() + 1.5
 
     def check() -> None:
@@ -922,7 +924,7 @@ def test_too_little_time_to_load_the_kernels_is_a_timeout_at_once(monkeypatch) -
     """A process that has not loaded the kernels yet, where loading them would end more than `load_late` past
     the limit, does not load them: 'timeout' at once, with the reason; with the kernels loaded, it searches."""
     level = gridbot.load("robozzle:27")
-    monkeypatch.setattr(solve_robozzle, "_WARM", [])
+    monkeypatch.setattr(front, "_WARM", [])
     started = time.monotonic()
     short = (DEFAULT.warm_up_seconds - DEFAULT.load_late) / 2
     cold = solve(level, time_limit=short)
@@ -970,7 +972,7 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
             self.most = most
 
     found = Found()
-    real = solve_robozzle._search_length
+    real = exact._search_length
     lengths = []
 
     def search(board, L, *args, **kwargs):
@@ -979,8 +981,8 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
             found.best = alone.program
         return real(board, L, *args, **kwargs)
 
-    monkeypatch.setattr(solve_robozzle, "Beside", lambda *args, **kwargs: found)
-    monkeypatch.setattr(solve_robozzle, "_search_length", search)
+    monkeypatch.setattr(front, "Beside", lambda *args, **kwargs: found)
+    monkeypatch.setattr(front, "_search_length", search)
     # the check between kernel calls comes after the first node; no length split
     result = solve(level, workers=2, settings=dataclasses.replace(DEFAULT, chunk=1, parallel_after=float("inf")))
     assert (result.status, result.length, result.program) == ("optimal", alone.length, alone.program)
@@ -991,7 +993,7 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
 def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monkeypatch) -> None:
     """A length split over the worker processes takes every core: the annealer beside runs no step meanwhile."""
     made: list[solve_robozzle.Beside] = []
-    real_beside, real_shares = solve_robozzle.Beside, solve_robozzle.search_shares
+    real_beside, real_shares = solve_robozzle.Beside, front.search_shares
 
     def beside(*args, **kwargs) -> solve_robozzle.Beside:
         made.append(real_beside(*args, **kwargs))
@@ -1006,8 +1008,8 @@ def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monke
         still.append(made[0].nodes == before)
         return out
 
-    monkeypatch.setattr(solve_robozzle, "Beside", beside)
-    monkeypatch.setattr(solve_robozzle, "search_shares", shares)
+    monkeypatch.setattr(front, "Beside", beside)
+    monkeypatch.setattr(front, "search_shares", shares)
     # every length split from the second on; the annealer started before the first length
     settings_ = dataclasses.replace(DEFAULT, parallel_after=0.0, beam_after=-1.0)
     level = gridbot.load("robozzle:114")
@@ -1018,7 +1020,7 @@ def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monke
 
 def first_winning_line(board: solve_robozzle.Board, length: int) -> np.ndarray | None:
     """The decisions (option codes) of the first program of at most `length` slots the exact search finds."""
-    search = solve_robozzle._Search(board, length, 64)
+    search = exact._Search(board, length, 64)
     while (status := search.step(10_000)) == kern.PAUSED:
         pass
     if status != kern.FOUND:
@@ -1131,9 +1133,9 @@ def test_a_spread_beam_keeps_the_best_of_each_place_first() -> None:
     order = np.array([4, 0, 3, 1, 2, 5])  # best first
     places = np.array([7, 7, 8, 7, 9, 8])  # of entries 0..5
     # places in order: 4->9, 0->7, 3->7 (again), 1->7 (again), 2->8, 5->8 (again)
-    assert solve_robozzle._spread(order, places, 6).tolist() == [4, 0, 2, 3, 1, 5]
-    assert solve_robozzle._spread(order, places, 2).tolist()[:2] == [4, 0]
-    assert sorted(solve_robozzle._spread(order, places, 6).tolist()) == list(range(6))
+    assert rz_beam._spread(order, places, 6).tolist() == [4, 0, 2, 3, 1, 5]
+    assert rz_beam._spread(order, places, 2).tolist()[:2] == [4, 0]
+    assert sorted(rz_beam._spread(order, places, 6).tolist()) == list(range(6))
 
 
 def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]], rollout: bool = False) -> tuple[list, list]:
@@ -1275,8 +1277,8 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
     parents = np.zeros((len(lines), kern.MAX_FRAMES), np.int64)
     for i, line in enumerate(lines):
         parents[i, :depth] = line
-    children = [solve_robozzle._Children(len(lines) * kern.MAX_OPTIONS) for _ in beam.lanes]
-    out = children[0] if threads == 1 else solve_robozzle._Children(len(lines) * kern.MAX_OPTIONS)
+    children = [rz_beam._Children(len(lines) * kern.MAX_OPTIONS) for _ in beam.lanes]
+    out = children[0] if threads == 1 else rz_beam._Children(len(lines) * kern.MAX_OPTIONS)
     won = np.zeros(kern.MAX_FRAMES + 2, np.int64)
     won[-1] = 1 << 20
     with futures.ThreadPoolExecutor(threads) as pool:
@@ -1286,7 +1288,7 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
     fewest = 1 << 20
     for k in range(m):
         grand, winners = by_replay([lines[out.parent[k]] + [int(out.option[k])]])
-        assert value[k] == max((score for _, score, _ in grand), default=solve_robozzle.DEAD)
+        assert value[k] == max((score for _, score, _ in grand), default=rz_beam.DEAD)
         fewest = min([fewest] + [slots for _, slots in winners])
     assert won[-1] == fewest
 

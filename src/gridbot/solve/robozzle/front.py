@@ -1,0 +1,313 @@
+"""RoboZZle's solver as callers meet it (solve): the exact search length by length, in this process or in
+shares over worker processes, with the heuristics' programs as upper bounds; and the kernels' warm-up."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from concurrent import futures
+from typing import Any
+
+from gridbot.deadline import Clock, Progress, Timeout, stop_requested
+from gridbot.errors import WrongAnswer
+from gridbot.games import robozzle
+from gridbot.games.robozzle import Level, Program
+from gridbot.kernels import robozzle as kern
+from gridbot.parallel import executors
+from gridbot.parallel import workers as _workers
+from gridbot.parallel.checkpoint import level_digest
+from gridbot.parallel.shares import Ledger, search_shares
+from gridbot.result import SolveResult, Status
+from gridbot.solve.robozzle.anneal import Annealer
+from gridbot.solve.robozzle.beam import Beam
+from gridbot.solve.robozzle.board import Board, _stars_cut_off
+from gridbot.solve.robozzle.exact import MAX_ALL, _Search, _search_length, _share, split_depth
+from gridbot.solve.robozzle.schedule import Spent, _timed, growth_of, heuristic_share, projected
+from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.team import Beside, Team, member_of
+
+
+def solve(
+    level: Level,
+    time_limit: float | None = None,
+    all_solutions: bool = False,
+    progress: Progress | None = None,
+    max_length: int | None = None,
+    stack_cap: int = robozzle.STACK_CAP,
+    jit: bool = True,
+    beam: bool = True,
+    workers: int | None = None,
+    executor: executors.Executor | None = None,
+    *,
+    settings: Settings | None = None,
+) -> SolveResult:
+    """The fewest occupied slots of a winning program, proven; see the module docstring. The names in backquotes
+    below that are not parameters are fields of `settings` (by default Settings()).
+
+    Returns 'optimal' (with the programs met at the optimal length when
+    `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
+    program within the slot limits wins, or, when the time limit or
+    `max_length` ends the search first, 'solved' with the best program the
+    heuristic (Beam.guess: the beam, then the repair of its best line; or
+    Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
+    excluded. The heuristic runs before each length expected to take more
+    than `beam_after` seconds (each length as many times longer than the one
+    before as the last two grew, growth_of), for `beam_share` of that length's
+    expected time (`beam_last` of the time left when the length may well not end
+    before the time limit, `beam_hopeless` of it when it is expected not to:
+    heuristic_share): a program of n slots it
+    finds is optimal as soon as every length below n is excluded, so the
+    exact search stops there. A length split over the worker processes for the first time is expected to end
+    `split_speedup` times the number of cores sooner than the growth alone says (projected). With two cores or
+    more (`workers`, default: every core, or the local executor's workers), the annealer runs on a
+    thread of its own from the heuristic's first turn to the end (Beside) whenever a core is
+    free of the exact search: beside a length searched in this process (a
+    program of n slots it finds while length n is searched ends that search
+    at once: every shorter length is excluded) and beside the beams' turns;
+    it waits while a length is split over the worker processes, which take
+    every core. A length that decides (a program of one slot more is known)
+    gets no heuristic turn: the only better program would have that length,
+    which the search finds as well. The beams take their turns on the
+    other threads as a Team (on one core the plain beam alone; on three, a
+    look-ahead beam as well; beyond `team` cores, each beam splits its partial
+    programs among its share of the threads at each depth, and each thread
+    repairs below its own ancestor of the best line). Given a cluster's executor of more than one
+    worker instead (and at least `helpers_after` seconds of heuristic), its
+    other workers run the heuristic at the same time, each with its own seed
+    (member_of: a plain beam, the annealer or a look-ahead beam by the seed,
+    each with its own random choices); the shortest program any of them
+    finds counts. Lengths
+    expected to take more than `parallel_after` seconds are split into shares
+    over `executor`'s workers (gridbot.parallel.executors: a Dask cluster,
+    say), or else over `workers` local processes (default: every core),
+    started when first needed; a length is excluded only when every share
+    has come back finished, and with the executor's checkpoint each finished
+    share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
+    loading the compiled kernels included: in a process that has not loaded them yet, when loading them
+    (`warm_up_seconds`) would end more than `load_late` past the limit, the answer is 'timeout' at once, saying why.
+    The stats say where the seconds went (Spent: `seconds_heuristic`, `seconds_exact`, `seconds_split`,
+    `seconds_unfinished`, `seconds_annealer`). Exponential in the length; each answer is re-run by the game's
+    simulator.
+    """
+    clock = Clock(time_limit, progress)  # first: loading the kernels counts
+    settings = Settings() if settings is None else settings
+    cut_off = _stars_cut_off(level)
+    if cut_off:
+        r, c = cut_off[0]
+        stats = {
+            "candidates": 0,
+            "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
+        }
+        return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
+    left = clock.left()
+    if jit and not _WARM and left is not None and left + settings.load_late < settings.warm_up_seconds:
+        # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
+        stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
+        return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, stats)
+    if jit:
+        warm_up()
+    board = Board.of(level)
+    top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
+    local_cores = _workers.cores() if workers is None else max(1, workers)
+    cores = local_cores if executor is None else executor.workers
+    # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of their own
+    here = executor is None or executor.kind == "local"
+    threads = cores if here else 1
+    heuristic = beam and jit and not all_solutions
+    # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take turns
+    apart = heuristic and threads > 1
+    guesser = (
+        Team(board, stack_cap, threads=threads - apart, annealer=not apart, settings=settings) if heuristic else None
+    )
+    beside = (
+        Beside(board, stack_cap, top, tell=guesser.found, lead=guesser.lead_program, settings=settings)
+        if guesser is not None and apart
+        else None
+    )
+    nodes = 0
+    L = 1
+    last = 0.0  # seconds the last length took
+    last_nodes = 0  # and its nodes
+    growth = float(settings.growth)  # how much longer the next length is expected to take
+    beamed = 0  # the heuristic has run before every length up to this one
+    spent = Spent()
+    searching = None  # when the length being searched began (clock seconds), None between lengths
+    split = False  # a length has been split into shares
+    seeds = 1  # the next seed for a helper's beam (this process's is 0)
+    run = executor
+    resources = contextlib.ExitStack()
+    ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
+              "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
+
+    def best() -> Program | None:
+        found = [h.best for h in (guesser, beside) if h is not None and h.best is not None]
+        return min(found, key=lambda p: p.tokens, default=None)
+
+    def stats() -> dict[str, Any]:
+        out: dict[str, Any] = {"candidates": nodes}
+        if guesser is not None:
+            out["beam_nodes"] = guesser.nodes + (0 if beside is None else beside.nodes)
+        spent.annealer = 0.0 if beside is None else beside.seconds
+        out.update(spent.stats())
+        return out
+
+    def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched here
+        if beside is not None and beside.best is not None and beside.best.tokens <= L:
+            raise _Met
+
+    if beside is not None:
+        resources.callback(beside.stop)
+    with resources:  # worker processes, when a length is split, and the annealer end with the search
+        try:
+            while top >= L:
+                known = best()
+                if beside is not None and known is not None:
+                    beside.bound(known.tokens - 1)
+                if known is not None and known.tokens <= L:  # every shorter length is excluded
+                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, known, known.tokens, clock.seconds,
+                                       known.tokens, stats())  # fmt: skip
+                # once split, always: a length taken from a checkpoint says nothing of the next one's time
+                splits = jit and cores > 1 and (last * growth > settings.parallel_after or split)
+                # the first length split over the workers ends about the cores' times sooner than one process would
+                # take; projected as one process, it gave the heuristic half the time or more (puzzles 36, 236)
+                expected = projected(last, growth, splits and not split, cores, settings)
+                # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
+                if beside is not None and not beside.started and expected > settings.beam_after:
+                    beside.start()
+                # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is),
+                # and a shorter program the heuristic could find would be of L slots, which the search finds too
+                deciding = known is not None and known.tokens == L + 1
+                if guesser is not None and beamed < L and expected > settings.beam_after and not deciding:
+                    beamed = L
+                    share = heuristic_share(expected, clock.left(), settings)
+                    most = (known.tokens - 1) if known is not None else top
+                    with _timed(spent, "heuristic"):
+                        if executor is not None and not here and cores > 1 and share >= settings.helpers_after:
+                            _guess_beside(executor, guesser, range(seeds, seeds + executor.head_start), most, clock,
+                                          share)  # fmt: skip
+                            seeds += run.head_start
+                        else:
+                            guesser.guess(most, clock, share)
+                    continue  # look again: it may have met this very length
+                started = searching = clock.seconds
+                left = clock.left()
+                deadline = None if left is None else time.monotonic() + left
+                if splits:
+                    split = True
+                    # a length split over the workers has every core: the annealer waits (sharing the cores with it
+                    # lost as many programs and proofs as it gained, on 346 puzzles), and so it holds no lock when
+                    # the workers are forked
+                    with contextlib.nullcontext() if beside is None else beside.paused(), _timed(spent, "split"):
+                        if run is None:
+                            run = resources.enter_context(executors.local(cores))
+                            run.pool.submit(int).result()  # the workers forked now
+                        count = settings.shares_per_worker * cores
+                        # the walks above the split depth, repeated by every share, at most the length's own nodes:
+                        # on many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
+                        depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, settings,
+                                            deadline)  # fmt: skip
+                        part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth,
+                                                 settings)  # fmt: skip
+                        tick = functools.partial(clock.check, length=L, candidates=nodes)
+                        length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
+                        done = search_shares(run, part, count, tick, all_solutions, length)
+                else:
+
+                    def check(seen: int, L: int = L, before: int = nodes) -> None:
+                        met(L)
+                        clock.check(length=L, candidates=before + seen)
+
+                    try:
+                        with _timed(spent, "exact"):
+                            done = _search_length(board, L, stack_cap, all_solutions, deadline, settings, jit,
+                                                  check=check)  # fmt: skip
+                    except _Met:
+                        searching = None
+                        continue
+                nodes += done.nodes
+                growth = growth_of(last_nodes, done.nodes, settings)
+                last, last_nodes = clock.seconds - started, done.nodes
+                found = []
+                for program in done.programs:
+                    if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
+                        raise WrongAnswer(f"the solver produced a losing program: {program}")
+                    if program not in found:
+                        found.append(program)
+                if found:
+                    listed = tuple(found[:MAX_ALL]) if all_solutions else ()
+                    capped = done.capped or len(found) > MAX_ALL
+                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, found[0], L, clock.seconds, L,
+                                       stats(), listed, capped)  # fmt: skip
+                if not done.finished:
+                    raise Timeout
+                searching = None
+                L += 1
+        except Timeout:
+            if searching is not None:
+                spent.unfinished = clock.seconds - searching
+    if top >= sum(level.slots) and sum(level.slots) < L:
+        out = stats()
+        out["reason"] = "no program within the slots wins"
+        return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, L, out)
+    known = best()
+    if known is not None and known.tokens <= top:
+        if not robozzle.run(level, known, stack_cap).verdict.won:  # pragma: no cover - a bug
+            raise WrongAnswer(f"the heuristic produced a losing program: {known}")
+        return SolveResult(robozzle.NAME, level.name, Status.SOLVED, known, known.tokens, clock.seconds, L, stats())
+    return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats())
+
+
+_WARM: list[bool] = []
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernel on a tiny puzzle, once per process."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    level = Level.parse("functions: 2 1 0 0 0\npaint: R\nstart: 1 1 east\nrgrgR")
+    search = _Search(Board.of(level), 3, 8)
+    while search.step(DEFAULTS.chunk) != kern.EXHAUSTED:
+        pass
+    # the beam's kernels too: it must meet the win (F1: F F1), or its step and replay stay uncompiled and the
+    # first solve that needs them pays seconds of compiling in its own time
+    if Beam(Board.of(level), 8, width=2).run(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
+        raise WrongAnswer("the beam found no program for the warm-up puzzle")
+    # and the annealer's (on a fresh install, compiling it took seconds of the first solve's time limit)
+    if Annealer(Board.of(level), 8).guess(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
+        raise WrongAnswer("the annealer found no program for the warm-up puzzle")
+
+
+class _Met(Exception):
+    """The heuristic beside the search has met the length being searched: every shorter one is excluded."""
+
+
+def _guess_beside(
+    run: executors.Executor, guesser: Team, seeds: range, most_slots: int, clock: Clock, seconds: float
+) -> None:
+    """`guesser.guess` here while the workers of `run` guess too, one per seed: the shortest program any of
+    them finds becomes `guesser.best`. A program found here stops them (at their next look at the stop flag);
+    a worker not back helper_grace seconds after its time is not waited for. O(len(seeds)) submissions."""
+    board, stack_cap, settings = guesser.board, guesser.stack_cap, guesser.settings
+    helpers = [run.pool.submit(_guess, board, stack_cap, seed, most_slots, seconds, settings) for seed in seeds]
+    ends = clock.seconds + seconds
+    if guesser.guess(most_slots, clock, seconds) is not None:
+        run.stop.set()
+    done, _ = futures.wait(helpers, timeout=max(0.0, ends - clock.seconds) + settings.helper_grace)
+    run.stop.clear()
+    for found, nodes in (helper.result() for helper in done):
+        guesser.outside_nodes += nodes
+        if found is not None:
+            guesser.keep(found)
+
+
+def _guess(
+    board: Board, stack_cap: int, seed: int, most_slots: int, seconds: float, settings: Settings
+) -> tuple[Program | None, int]:
+    """A worker's heuristic (member_of `seed`: a beam or the annealer) for `seconds`: a program of at most
+    `most_slots` slots or None, and the nodes it ran."""
+    warm_up()
+    helper = member_of(board, stack_cap, seed, settings, stop=stop_requested)
+    found = helper.guess(most_slots, Clock(None), seconds)
+    return found, helper.nodes
