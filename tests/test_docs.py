@@ -29,6 +29,8 @@ MODULES = [
     "gridbot.solve.lightbot",
     "gridbot.solve.lightbot_paths",
     "gridbot.solve.robos_escape",
+    "gridbot.solve.robozzle",
+    "gridbot.solve.robozzle.settings",
     "gridbot.parallel.workers",
     "gridbot.parallel.shares",
     "gridbot.parallel.checkpoint",

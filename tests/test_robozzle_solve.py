@@ -395,7 +395,7 @@ def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
     deep = solve_robozzle.split_depth(board, 6, 1024, 4096, many, DEFAULT)
     shallowest = DEFAULT.shallowest_split
     assert few == shallowest < deep
-    fine = DEFAULT.fine * 4096
+    fine = DEFAULT.subtrees_per_share * 4096
     assert solve_robozzle.subtrees(board, 6, 1024, deep, many, DEFAULT) >= fine or deep == DEFAULT.deepest_split
     assert deep == shallowest or solve_robozzle.subtrees(board, 6, 1024, deep - 1, many, DEFAULT) < fine
     # a walk above the deeper depths longer than allowed keeps the shares at the shallow depth
@@ -403,7 +403,7 @@ def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
     # and so does a deadline already past (the walks keep to the solver's time limit)
     assert solve_robozzle.split_depth(board, 6, 1024, 4096, many, DEFAULT, deadline=0.0) == shallowest
     # other settings: a deeper shallowest depth, and fewer subtrees a share, which the first depth already has
-    other = dataclasses.replace(DEFAULT, shallowest_split=5, fine=1)
+    other = dataclasses.replace(DEFAULT, shallowest_split=5, subtrees_per_share=1)
     assert solve_robozzle.split_depth(board, 6, 1024, 1, many, other) == 5
 
 

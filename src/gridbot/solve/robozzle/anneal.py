@@ -30,21 +30,19 @@ class Annealer(_Heuristic):
     """The second heuristic: simulated annealing over whole programs (kern.anneal), each run from the start by the
     same machine as the exact search and scored by the stars it collects, then by how near it ends to a star
     left. Unlike the beam, which fixes each slot when execution first reaches it, the annealer changes any
-    slot at any time (kern._mutate: rewrites, inserts and deletes a slot, swaps two, moves or copies one, also from one
-    function to another), so a program that collects the first stars the wrong way can still turn into one
-    that collects them all; on 80 puzzles the corpus run left without a program, 8 s each, it found 13, the beam 8
-    (BENCHMARKS.md). A change that does what the current program did wherever its run looked (slots it never
-    reached; at the others, on the colours seen there) is kept without being run (it would run the same): 1.5
-    times the steps a second for the slots never reached, 1.1 to 1.2 times more for the colours, the same steps.
+    slot at any time (kern._mutate: rewrites, inserts and deletes a slot, swaps two, moves or copies one, also from
+    one function to another), so a program that collects the first stars the wrong way can still turn into one
+    that collects them all, and it finds programs for puzzles the beam does not (BENCHMARKS.md). A change that does
+    what the current program did wherever its run looked (slots it never reached; at the others, on the colours
+    seen there) is kept without being run: it would run the same, so the steps are the same and faster.
 
     Parallel tempering: `chains` chains, each from a random program at a fixed temperature from `anneal_cold`
     to `anneal_hot` (evenly apart in ratio), take their steps in turn; after each turn two neighbouring chains swap
     programs with probability min(1, exp((s_hot - s_cold) x (1/T_cold - 1/T_hot))) for scores s, so a program
-    that a hot chain has carried over a ridge goes down to the cold chains, which refine it. On the 102 puzzles
-    some corpus runs solve and others do not (5 s, seeds 0, 1, 2), with conditions drawn from the colours seen
-    (kern._seen_condition), it found 31, 33 and 34 against 29, 30 and 28 for one chain cooled from a new random
-    program every 200,000 steps (BENCHMARKS.md). A program found is trimmed (slots whose removal still wins go) and
-    kept. Proves nothing.
+    that a hot chain has carried over a ridge goes down to the cold chains, which refine it: the chains find more
+    programs than one chain cooled from a new random program again and again (BENCHMARKS.md). A new condition
+    names a colour the run saw at the slot (kern._seen_condition), as only those split what the slot does. A
+    program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
     """
 
     def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None, *,

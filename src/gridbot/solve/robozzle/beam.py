@@ -33,13 +33,12 @@ class Beam(_Heuristic):
     upper bound for the exact search, and the answer when time runs out. The kernel (beam_step) runs the beam's
     partial programs in lexicographic order, each going on from the decisions it shares with the one before
     (as the exact search backtracks), so a depth costs about O(width x options x actions to the next decision)
-    rather than a run from the start per child (on 12 puzzles the exact search cannot end: 13x in all).
+    rather than a run from the start per child, which costs the whole run again for every child.
 
     With `rollout`, every other pair of passes scores each child instead by playing its run out as it stands
     (kern.beam_step: ends not decided end their function, commands not decided are skipped): what the
-    program's shape already does counts, not only the stars met before its next decision. On 240 puzzles the
-    corpus run left without a proof (two samples of 120, 5 s each), it found 94 programs against 90 without,
-    12 of them for puzzles the corpus run had none for, against 6 (BENCHMARKS.md).
+    program's shape already does counts, not only the stars met before its next decision; the beam then finds
+    programs for puzzles it misses without (BENCHMARKS.md).
     """
 
     def __init__(
@@ -88,7 +87,7 @@ class Beam(_Heuristic):
         """Look for a program of at most `most_slots` slots for about `seconds` (one depth at least); returns it
         (also kept as `best` when shorter than the best so far) or None. A beam that dies out (every partial
         program in it lost) starts again twice as wide, with other ties broken; past `max_beam`, as wide as at
-        first again (on 60 puzzles, 5 s: 9 and 9 found against 7 and 6 stopping there)."""
+        first again (see Settings.max_beam)."""
         stop = clock.seconds + seconds
         width = self.width
         with futures.ThreadPoolExecutor(self.threads) as pool:
@@ -337,7 +336,7 @@ def _gather(out: _Children, part: _Children, at: int, n: int, first_row: int, wo
 def _spread(order: np.ndarray, places: np.ndarray, width: int) -> np.ndarray:
     """`order` (best first) with the first of each place first, then the rest in order (to fill the beam's
     width). O(n log n) for n = len(order), in numpy: this runs at every other depth of the beam, over all its
-    children (a loop in Python took a fifth of the beam's time)."""
+    children (a loop in Python would take a fifth of the beam's time)."""
     _, first = np.unique(places[order], return_index=True)
     first.sort()
     later = np.ones(len(order), np.bool_)

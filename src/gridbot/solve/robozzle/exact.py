@@ -52,12 +52,12 @@ no more slots that is still searched, or runs that can never win:
    which `L L` replaces. Turns that all have the condition of the colour
    here are as good as unconditioned (they all run, or all are skipped,
    together): after `cL` or `cR` an `R`, and after `cL cL` an `L`, is not
-   offered on c (4 % fewer nodes over 429 proofs, BENCHMARKS.md). A paint
+   offered on c. A paint
    and an unconditioned turn commute too (the turn reads no colour, the
    paint no heading): no paint is offered right after an unconditioned
    turn. An unconditioned paint right after a paint paints over it (the
-   first could go): not offered (the two paint cuts: 10 % fewer nodes on
-   the puzzles with paints; benchmarks/robozzle_exact.py). Each of these
+   first could go): not offered. (What each cut saves, in nodes, is what
+   benchmarks/robozzle_exact.py measures.) Each of these
    rewrites drops slots, or keeps them and moves a paint or an `L` earlier
    in its run, so rewriting ends at a program that none of them cuts.
 7. *One-command functions.* A function (not F1) whose one command is
@@ -196,13 +196,13 @@ def split_depth(
     deadline: float | None = None,
 ) -> int:  # fmt: skip
     """The decision depth at which `shares` shares of length L deal out subtrees: from the settings'
-    shallowest_split on, the shallowest with at least `fine` subtrees a share (with fewer, a few large subtrees
-    bound the speed-up), to deepest_split at most. Every share walks the tree above that depth again, so a depth
-    whose walk takes more than `most_nodes` nodes (or ends past the deadline) is not taken. O(nodes above the
-    depth chosen), a few times."""
+    `shallowest_split` on, the shallowest with at least `subtrees_per_share` subtrees a share (with fewer, a few
+    large subtrees bound the speed-up), to `deepest_split` at most. Every share walks the tree above that depth
+    again, so a depth whose walk takes more than `most_nodes` nodes (or ends past the deadline) is not taken.
+    O(nodes above the depth chosen), a few times."""
     depth = settings.shallowest_split
     count = subtrees(board, L, stack_cap, depth, most_nodes, settings, deadline)
-    while count is not None and count < settings.fine * shares and depth < settings.deepest_split:
+    while count is not None and count < settings.subtrees_per_share * shares and depth < settings.deepest_split:
         deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, settings, deadline)
         if deeper is None:
             break

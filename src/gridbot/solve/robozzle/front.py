@@ -42,11 +42,12 @@ def solve(
     *,
     settings: Settings | None = None,
 ) -> SolveResult:
-    """The fewest occupied slots of a winning program, proven; see the module docstring. The names in backquotes
-    below that are not parameters are fields of `settings` (by default Settings()).
+    """The fewest occupied slots of a winning program, proven (gridbot.solve.robozzle.exact says why the search is
+    exact). The names in backquotes below that are not parameters are fields of `settings` (Settings() unless
+    given).
 
     Returns 'optimal' (with the programs met at the optimal length when
-    `all_solutions`, one per behaviour, capped at 100), 'unsolvable' when no
+    `all_solutions`, one per behaviour, capped at MAX_ALL), 'unsolvable' when no
     program within the slot limits wins, or, when the time limit or
     `max_length` ends the search first, 'solved' with the best program the
     heuristic (Beam.guess: the beam, then the repair of its best line; or
@@ -170,7 +171,7 @@ def solve(
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
                 splits = jit and cores > 1 and (last * growth > settings.parallel_after or split)
                 # the first length split over the workers ends about the cores' times sooner than one process would
-                # take; projected as one process, it gave the heuristic half the time or more (puzzles 36, 236)
+                # take; projected as one process, it would take half the time left or more from the heuristic
                 expected = projected(last, growth, splits and not split, cores, settings)
                 # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
                 if beside is not None and not beside.started and expected > settings.beam_after:
@@ -196,15 +197,14 @@ def solve(
                 if splits:
                     split = True
                     # a length split over the workers has every core: the annealer waits (sharing the cores with it
-                    # lost as many programs and proofs as it gained, on 346 puzzles), and so it holds no lock when
-                    # the workers are forked
+                    # gains nothing overall, BENCHMARKS.md), and so it holds no lock when the workers are forked
                     with contextlib.nullcontext() if beside is None else beside.paused(), _timed(spent, "split"):
                         if run is None:
                             run = resources.enter_context(executors.local(cores))
                             run.pool.submit(int).result()  # the workers forked now
                         count = settings.shares_per_worker * cores
                         # the walks above the split depth, repeated by every share, at most the length's own nodes:
-                        # on many workers, finer shares are worth twice the work (puzzle 14 at 512: 243x against 118x)
+                        # on many workers, finer shares are worth twice the work (they bound the speed-up less)
                         depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, settings,
                                             deadline)  # fmt: skip
                         part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth,
@@ -274,7 +274,7 @@ def warm_up() -> None:
     # first solve that needs them pays seconds of compiling in its own time
     if Beam(Board.of(level), 8, width=2).run(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
         raise WrongAnswer("the beam found no program for the warm-up puzzle")
-    # and the annealer's (on a fresh install, compiling it took seconds of the first solve's time limit)
+    # and the annealer's (on a fresh install, compiling it takes seconds, which the first solve's time limit would pay)
     if Annealer(Board.of(level), 8).guess(3, Clock(None), 60.0) is None:  # pragma: no cover - a bug
         raise WrongAnswer("the annealer found no program for the warm-up puzzle")
 

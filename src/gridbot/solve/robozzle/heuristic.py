@@ -23,7 +23,7 @@ class _Heuristic:
 
 
 class _Lane:
-    """The arrays one thread of the beam runs its partial programs in, and the node number it is at."""
+    """The arrays one thread of a heuristic runs its programs in, and the node number it is at."""
 
     def __init__(self, board: Board, stack_cap: int) -> None:
         self.search = _Search(board, sum(int(s) for s in board.slots), stack_cap)

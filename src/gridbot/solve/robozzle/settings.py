@@ -37,7 +37,7 @@ class Settings:
     shallowest_split: int = 4
     # ...or deeper, down to the shallowest depth with this many subtrees a share: with fewer, a few large
     # subtrees bound the speed-up (at depth 4, 4,096 shares of puzzle 14 leave half of them empty)...
-    fine: int = 16
+    subtrees_per_share: int = 16
     # ...but no deeper than this: every share walks the tree above the split depth again
     deepest_split: int = 10
 
@@ -77,7 +77,8 @@ class Settings:
     # ...or fewer, once their runs have executed this many slots (milliseconds' worth): long runs do not keep
     # the annealer from the clock
     anneal_work: int = 2_000_000
-    # the annealer's chains, each at its own temperature (parallel tempering), from the coldest...
+    # the annealer's chains, each at its own temperature (parallel tempering): six put neighbouring temperatures
+    # about twice apart, close enough that their programs often swap; from the coldest...
     chains: int = 6
     # ...at this temperature, where a star's score (kern.STAR_SCORE, 256) is almost never given up, so the chain
     # refines what it holds...
@@ -112,7 +113,8 @@ class Settings:
 
     # each length is expected to take at least this many times the one before (about the options at a slot)...
     growth: float = 10.0
-    # ...and at most this many, when the last two lengths measure it (the ratio of their nodes)...
+    # ...and at most this many, when the last two lengths measure it (the ratio of their nodes), so that one
+    # length's jump does not make the next look hopeless...
     max_growth: float = 100.0
     # ...once the length before the last took this many nodes: fewer say more of the walk near the root than of
     # the length's growth
@@ -120,8 +122,8 @@ class Settings:
     # seconds a length is expected to take before the heuristics run: a puzzle the exact search ends sooner is
     # proven before a heuristic's program would help, and keeps the one answer the search gives
     beam_after: float = 0.3
-    # the heuristics' time before a length, per second that length is expected to take: their program ends the
-    # search early, but the time it takes is the proofs' (BENCHMARKS.md)...
+    # the heuristics' time before a length, per second that length is expected to take: a program they find ends
+    # the search early, but their time comes out of the proofs', and a larger share costs proofs (BENCHMARKS.md)...
     beam_share: float = 0.25
     # ...and this share of the time left before a length that may well not end in time (expected to take more
     # than half of it)...

@@ -21,10 +21,9 @@ from gridbot.solve.robozzle.settings import DEFAULTS, Settings
 class Team:
     """The heuristics on several threads: up to `team` members (member_of: a plain beam, the annealer, a look-ahead
     beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond `team`
-    go to the beams, each splitting its partial programs among its share. They find different programs: on 80
-    puzzles the corpus run left without one (held out from tuning), 8 s each, a plain beam found 4, a first
-    version of the annealer 10, the two together 14, all three 17 (BENCHMARKS.md). The first program found stops
-    the others; the shortest found counts.
+    go to the beams, each splitting its partial programs among its share. They find programs for different
+    puzzles, so together they find more than any one of them in the same time (BENCHMARKS.md). The first program
+    found stops the others; the shortest found counts.
     """
 
     def __init__(self, board: Board, stack_cap: int, threads: int = 1, annealer: bool = True, *,
@@ -104,9 +103,8 @@ class Beside:
     slots, and after each one it finds, for a shorter one, and sets `tell`. `best` is the shortest found so far.
     Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), the annealer's middle chain goes on from
     that program every `lead_every` steps (Annealer.start_from): the beam extends a line slot by slot and
-    cannot go back on its early slots, which the annealer can. On 240 puzzles without a proof (5 s, both cores)
-    the pair found programs for 7 puzzles no corpus run had solved, against none without (BENCHMARKS.md).
-    Started by `start`, stopped by `stop`."""
+    cannot go back on its early slots, which the annealer can, and the pair finds programs that neither finds
+    alone (BENCHMARKS.md). Started by `start`, stopped by `stop`."""
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None,
