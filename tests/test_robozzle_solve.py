@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import inspect
 import os
+import pickle
 import threading
 import time
 from collections import Counter
@@ -1291,6 +1293,19 @@ def test_a_look_ahead_judges_each_child_by_its_best_child(level: Level, depth: i
         assert value[k] == max((score for _, score, _ in grand), default=rz_beam.DEAD)
         fewest = min([fewest] + [slots for _, slots in winners])
     assert won[-1] == fewest
+
+
+def test_the_settings_are_frozen_picklable_and_each_says_why() -> None:
+    """Settings reach worker processes pickled and cannot change under a running solve; each field has its reason
+    in a comment just above it."""
+    other = dataclasses.replace(DEFAULT, chunk=7)
+    assert pickle.loads(pickle.dumps(other)) == other and other != DEFAULT
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        other.chunk = 8  # type: ignore[misc]
+    lines = inspect.getsource(Settings).splitlines()
+    for field in dataclasses.fields(Settings):
+        at = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{field.name}:"))
+        assert lines[at - 1].strip().startswith("#"), field.name
 
 
 def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
