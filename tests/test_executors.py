@@ -8,7 +8,6 @@ threshold (PARALLEL_AFTER) so that every length of a small level goes through th
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import os
 import signal
@@ -27,6 +26,7 @@ from gridbot.solve import batch
 from gridbot.solve import lightbot as lightbot_solver
 from gridbot.solve import robos_escape as escape_solver
 from gridbot.solve import robozzle as robozzle_solver
+from gridbot.solve.robozzle import front as robozzle_front
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
 
@@ -49,15 +49,11 @@ def pool():
         yield run
 
 
-# RoboZZle's settings that split every length into shares (not only those expected to take seconds)
-ROBOZZLE_SPLIT = dataclasses.replace(robozzle_solver.Settings(), parallel_after=-1.0)
-
-
 @pytest.fixture
 def shares_always(monkeypatch):
     """Every length of every level is split into shares (not only those expected to take seconds): the solvers'
-    default settings, since the command line takes none; RoboZZle's solves are given ROBOZZLE_SPLIT instead."""
-    for module in (lightbot_solver, escape_solver):
+    default settings, since the command line takes none (RoboZZle's `solve` reads its front module's)."""
+    for module in (lightbot_solver, escape_solver, robozzle_front):
         split = dataclasses.replace(module.DEFAULT.schedule, parallel_after=-1.0)
         monkeypatch.setattr(module, "DEFAULT", dataclasses.replace(module.DEFAULT, schedule=split))
 
@@ -116,8 +112,8 @@ def test_the_local_cluster_runs_with_dask_bookkeeping_slowed_down(cluster):
     [
         ("lightbot:3", lambda level, **kw: lightbot_solver.solve(level, **kw)),
         ("lightbot:9", lambda level, **kw: lightbot_solver.solve(level, **kw)),
-        ("robozzle:532", lambda level, **kw: robozzle_solver.solve(level, settings=ROBOZZLE_SPLIT, **kw)),
-        ("robozzle:15", lambda level, **kw: robozzle_solver.solve(level, settings=ROBOZZLE_SPLIT, **kw)),
+        ("robozzle:532", lambda level, **kw: robozzle_solver.solve(level, **kw)),
+        ("robozzle:15", lambda level, **kw: robozzle_solver.solve(level, **kw)),
         ("robos_escape:04", lambda level, **kw: escape_solver.solve(level, **kw)),
         ("robos_escape:05", lambda level, **kw: escape_solver.solve(level, **kw)),
     ],
@@ -171,13 +167,13 @@ def test_levels_as_tasks_give_the_same_answers(cluster, pool):
 
 def test_a_worker_killed_in_the_middle_of_a_proof_costs_only_its_share(cluster, shares_always):
     level = gridbot.load(SLOW_PUZZLE)
-    alone = robozzle_solver.solve(level, workers=1, beam=False, settings=ROBOZZLE_SPLIT)
+    alone = robozzle_solver.solve(level, workers=1, beam=False)
     before = cluster.client.run(os.getpid)
     victim = sorted(before.values())[0]
     killer = threading.Timer(KILL_AFTER, os.kill, (victim, signal.SIGKILL))
     killer.start()
     try:
-        result = robozzle_solver.solve(level, executor=cluster, beam=False, settings=ROBOZZLE_SPLIT)
+        result = robozzle_solver.solve(level, executor=cluster, beam=False)
     finally:
         killer.join()
     assert result.seconds > KILL_AFTER  # the worker died while the proof ran
@@ -190,15 +186,14 @@ def test_a_worker_killed_in_the_middle_of_a_proof_costs_only_its_share(cluster, 
 def test_a_checkpoint_resumes_a_proof_stopped_half_way(cluster, tmp_path, shares_always):
     level = gridbot.load(SLOW_PUZZLE)
     fresh = _counting(cluster)
-    alone = robozzle_solver.solve(level, executor=fresh, beam=False, settings=ROBOZZLE_SPLIT)
+    alone = robozzle_solver.solve(level, executor=fresh, beam=False)
     # a run stopped by its clock after some shares ended and before the proof did; how long that is depends on
     # the machine's load (the first run above also warmed the workers), so shorter limits are tried in turn
     for fraction in (0.5, 0.35, 0.25, 0.15, 0.1):
         path = tmp_path / f"proof-{fraction}.jsonl"
         with checkpoint_mod.Checkpoint(path) as done:
             stopped = robozzle_solver.solve(level, time_limit=alone.seconds * fraction,
-                                            executor=_counting(cluster, done), beam=False,
-                                            settings=ROBOZZLE_SPLIT)  # fmt: skip
+                                            executor=_counting(cluster, done), beam=False)  # fmt: skip
         records = [json.loads(line) for line in path.read_text().splitlines()]
         if stopped.status == "timeout" and records:
             break
@@ -206,7 +201,7 @@ def test_a_checkpoint_resumes_a_proof_stopped_half_way(cluster, tmp_path, shares
     assert records and all(record["key"]["kind"] == "share" for record in records)
     with checkpoint_mod.Checkpoint(path) as done:
         resumed_on = _counting(cluster, done)
-        resumed = robozzle_solver.solve(level, executor=resumed_on, beam=False, settings=ROBOZZLE_SPLIT)
+        resumed = robozzle_solver.solve(level, executor=resumed_on, beam=False)
     assert _answer(resumed) == _answer(alone)
     # every share recorded was taken from the file, every other one searched
     assert resumed_on.pool.submitted == fresh.pool.submitted - len(records)
@@ -276,9 +271,7 @@ def test_the_command_streams_several_levels_in_input_order_and_resumes(tmp_path)
     assert len(path.read_text().splitlines()) == 3  # nothing solved again
 
 
-def test_the_command_runs_one_proof_on_a_local_cluster(tmp_path, monkeypatch):
-    # the command passes no settings: the solve it calls is given those that split every length
-    monkeypatch.setattr(robozzle_solver, "solve", functools.partial(robozzle_solver.solve, settings=ROBOZZLE_SPLIT))
+def test_the_command_runs_one_proof_on_a_local_cluster(tmp_path, shares_always):
     path = tmp_path / "proof.jsonl"
     args = ["solve", "robozzle", "532", "--json", "--scheduler", "local:2", "--checkpoint", str(path)]
     done = CliRunner().invoke(cli, args)

@@ -27,6 +27,7 @@ from gridbot.grid import Direction
 from gridbot.kernels import robozzle as kern
 from gridbot.parallel import executors
 from gridbot.parallel.shares import search_shares
+from gridbot.solve import deepening
 from gridbot.solve import robozzle as solve_robozzle
 from gridbot.solve.robozzle import Settings, exact, front, solve
 from gridbot.solve.robozzle import beam as rz_beam
@@ -36,6 +37,11 @@ from gridbot.solve.robozzle import relaxed as rz_relaxed
 from . import brute_robozzle
 
 DEFAULT = Settings()
+
+
+def scheduled(settings: Settings = DEFAULT, **changes) -> Settings:
+    """`settings` with `changes` to its schedule (gridbot.solve.deepening.Schedule)."""
+    return dataclasses.replace(settings, schedule=dataclasses.replace(settings.schedule, **changes))
 
 
 @st.composite
@@ -412,7 +418,7 @@ def test_more_shares_are_dealt_deeper_where_the_tree_is_wide_enough() -> None:
 def test_a_length_split_over_worker_processes_gives_the_same_answer() -> None:
     level = gridbot.load("robozzle:114")
     alone = solve(level, workers=1, beam=False)
-    every = dataclasses.replace(DEFAULT, parallel_after=0.0)  # split every length from the second on
+    every = scheduled(parallel_after=0.0)  # split every length from the second on
     split = solve(level, workers=2, beam=False, settings=every)
     assert (split.status, split.length) == (alone.status, alone.length) == ("optimal", 6)
 
@@ -926,13 +932,13 @@ def test_too_little_time_to_load_the_kernels_is_a_timeout_at_once(monkeypatch) -
     """A process that has not loaded the kernels yet, where loading them would end more than `load_late` past
     the limit, does not load them: 'timeout' at once, with the reason; with the kernels loaded, it searches."""
     level = gridbot.load("robozzle:27")
-    monkeypatch.setattr(front, "_WARM", [])
+    deepening.forget_warm(robozzle.NAME)
     started = time.monotonic()
-    short = (DEFAULT.warm_up_seconds - DEFAULT.load_late) / 2
+    short = (DEFAULT.schedule.warm_up_seconds - DEFAULT.schedule.load_late) / 2
     cold = solve(level, time_limit=short)
     assert cold.status == "timeout" and "load the compiled search" in cold.stats["reason"]
     assert cold.program is None and cold.lower_bound == 1 and time.monotonic() - started < 0.1
-    solve_robozzle.warm_up()  # loads them (the patched list remembers it)
+    solve_robozzle.warm_up()  # loads them (and the record of warm kernels says so)
     assert solve(level, time_limit=short).status == "optimal"
 
 
@@ -986,7 +992,9 @@ def test_a_program_found_beside_the_search_ends_the_length_it_has_met(monkeypatc
     monkeypatch.setattr(front, "Beside", lambda *args, **kwargs: found)
     monkeypatch.setattr(front, "_search_length", search)
     # the check between kernel calls comes after the first node; no length split
-    result = solve(level, workers=2, settings=dataclasses.replace(DEFAULT, chunk=1, parallel_after=float("inf")))
+    result = solve(
+        level, workers=2, settings=scheduled(dataclasses.replace(DEFAULT, chunk=1), parallel_after=float("inf"))
+    )
     assert (result.status, result.length, result.program) == ("optimal", alone.length, alone.program)
     assert lengths == list(range(1, alone.length + 1))
     assert result.stats["candidates"] < alone.stats["candidates"]
@@ -1013,7 +1021,7 @@ def test_the_annealer_beside_waits_while_a_length_is_split_over_every_core(monke
     monkeypatch.setattr(front, "Beside", beside)
     monkeypatch.setattr(front, "search_shares", shares)
     # every length split from the second on; the annealer started before the first length
-    settings_ = dataclasses.replace(DEFAULT, parallel_after=0.0, beam_after=-1.0)
+    settings_ = scheduled(dataclasses.replace(DEFAULT, beam_after=-1.0), parallel_after=0.0)
     level = gridbot.load("robozzle:114")
     result = solve(level, workers=2, settings=settings_)
     assert (result.status, result.length) == ("optimal", 6)
@@ -1309,14 +1317,12 @@ def test_the_settings_are_frozen_picklable_and_each_says_why() -> None:
 
 
 def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
-    low, high = DEFAULT.growth, DEFAULT.max_growth
-
-    def growth_of(before: int, now: int) -> float:
-        return solve_robozzle.growth_of(before, now, DEFAULT)
-
-    few = DEFAULT.growth_from - 1
+    growth_of = DEFAULT.schedule.growth_of
+    low, high = DEFAULT.schedule.growth, DEFAULT.schedule.max_growth
+    assert DEFAULT.schedule.growth_from is not None
+    few = DEFAULT.schedule.growth_from - 1
     assert growth_of(few, few * 1000) == low  # too few nodes to measure anything
-    many = DEFAULT.growth_from
+    many = DEFAULT.schedule.growth_from
     assert growth_of(many, many * 30) == 30
     assert growth_of(many, many * 2) == low  # short of `growth`: the lengths to come may grow faster
     assert growth_of(many, many * 10**6) == high
@@ -1324,7 +1330,7 @@ def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
 
 def test_a_length_split_for_the_first_time_is_expected_to_end_sooner_by_the_cores() -> None:
     projected = functools.partial(solve_robozzle.projected, settings=DEFAULT)
-    speedup = DEFAULT.split_speedup
+    speedup = DEFAULT.schedule.split_speedup
     assert projected(1.0, 10.0, first_split=False, cores=2) == 10.0  # measured split, or in one process as before
     assert projected(1.0, 10.0, first_split=True, cores=2) == pytest.approx(10.0 / (2 * speedup))
     assert projected(1.0, 10.0, first_split=True, cores=1) == 10.0  # one core: nothing is split

@@ -27,12 +27,12 @@ from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board, program_of
 from gridbot.solve.robozzle.exact import MAX_ALL, split_depth, subtrees
 from gridbot.solve.robozzle.front import solve, warm_up
-from gridbot.solve.robozzle.schedule import Spent, growth_of, heuristic_share, projected
-from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.schedule import Spent, heuristic_share, projected
+from gridbot.solve.robozzle.settings import DEFAULT, Settings
 from gridbot.solve.robozzle.team import Beside, Team, is_annealer, member_of
 
 __all__ = [
-    "DEFAULTS",
+    "DEFAULT",
     "MAX_ALL",
     "Annealer",
     "Beam",
@@ -42,7 +42,6 @@ __all__ = [
     "Settings",
     "Spent",
     "Team",
-    "growth_of",
     "heuristic_share",
     "is_annealer",
     "member_of",

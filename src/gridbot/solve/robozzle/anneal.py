@@ -13,7 +13,7 @@ from gridbot.games.robozzle import FUNCTIONS, Program
 from gridbot.kernels import robozzle as kern
 from gridbot.solve.robozzle.board import Board, _star_distances, program_of
 from gridbot.solve.robozzle.heuristic import _Heuristic, _Lane
-from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.settings import DEFAULT, Settings
 
 
 @dataclass(slots=True)
@@ -46,7 +46,7 @@ class Annealer(_Heuristic):
     """
 
     def __init__(self, board: Board, stack_cap: int, seed: int = 0, stop: Callable[[], bool] | None = None, *,
-                 settings: Settings = DEFAULTS) -> None:  # fmt: skip
+                 settings: Settings = DEFAULT) -> None:  # fmt: skip
         self.board = board
         self.settings = settings
         chains = settings.chains

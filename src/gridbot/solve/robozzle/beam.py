@@ -19,7 +19,7 @@ from gridbot.parallel.shares import run_share
 from gridbot.solve.robozzle.board import Board, _star_distances, program_of
 from gridbot.solve.robozzle.exact import _Search
 from gridbot.solve.robozzle.heuristic import _Heuristic, _Lane
-from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.settings import DEFAULT, Settings
 
 DEAD = -(1 << 62)  # the score of a partial program every next decision of which loses
 
@@ -52,7 +52,7 @@ class Beam(_Heuristic):
         lookahead: int = 0,
         rollout: bool = False,
         *,
-        settings: Settings = DEFAULTS,
+        settings: Settings = DEFAULT,
     ) -> None:
         self.board = board
         self.settings = settings

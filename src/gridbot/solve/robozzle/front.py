@@ -19,12 +19,13 @@ from gridbot.parallel import workers as _workers
 from gridbot.parallel.checkpoint import level_digest
 from gridbot.parallel.shares import Ledger, search_shares
 from gridbot.result import SolveResult, Status
+from gridbot.solve import deepening
 from gridbot.solve.robozzle.anneal import Annealer
 from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board, _stars_cut_off
 from gridbot.solve.robozzle.exact import MAX_ALL, _Search, _search_length, _share, split_depth
-from gridbot.solve.robozzle.schedule import Spent, _timed, growth_of, heuristic_share, projected
-from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.schedule import Spent, _timed, heuristic_share, projected
+from gridbot.solve.robozzle.settings import DEFAULT, Settings
 from gridbot.solve.robozzle.team import Beside, Team, member_of
 
 
@@ -43,56 +44,43 @@ def solve(
     settings: Settings | None = None,
 ) -> SolveResult:
     """The fewest occupied slots of a winning program, proven (gridbot.solve.robozzle.exact says why the search is
-    exact). The names in backquotes below that are not parameters are fields of `settings` (Settings() unless
-    given).
+    exact). The names in backquotes below that are not parameters are fields of `settings` (DEFAULT unless given).
 
-    Returns 'optimal' (with the programs met at the optimal length when
-    `all_solutions`, one per behaviour, capped at MAX_ALL), 'unsolvable' when no
-    program within the slot limits wins, or, when the time limit or
-    `max_length` ends the search first, 'solved' with the best program the
-    heuristic (Beam.guess: the beam, then the repair of its best line; or
-    Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
-    excluded. The heuristic runs before each length expected to take more
-    than `beam_after` seconds (each length as many times longer than the one
-    before as the last two grew, growth_of), for `beam_share` of that length's
-    expected time (`beam_last` of the time left when the length may well not end
-    before the time limit, `beam_hopeless` of it when it is expected not to:
-    heuristic_share): a program of n slots it
-    finds is optimal as soon as every length below n is excluded, so the
-    exact search stops there. A length split over the worker processes for the first time is expected to end
-    `split_speedup` times the number of cores sooner than the growth alone says (projected). With two cores or
-    more (`workers`, default: every core, or the local executor's workers), the annealer runs on a
-    thread of its own from the heuristic's first turn to the end (Beside) whenever a core is
-    free of the exact search: beside a length searched in this process (a
-    program of n slots it finds while length n is searched ends that search
-    at once: every shorter length is excluded) and beside the beams' turns;
-    it waits while a length is split over the worker processes, which take
-    every core. A length that decides (a program of one slot more is known)
-    gets no heuristic turn: the only better program would have that length,
-    which the search finds as well. The beams take their turns on the
-    other threads as a Team (on one core the plain beam alone; on three, a
-    look-ahead beam as well; beyond `team` cores, each beam splits its partial
-    programs among its share of the threads at each depth, and each thread
-    repairs below its own ancestor of the best line). Given a cluster's executor of more than one
-    worker instead (and at least `helpers_after` seconds of heuristic), its
-    other workers run the heuristic at the same time, each with its own seed
-    (member_of: a plain beam, the annealer or a look-ahead beam by the seed,
-    each with its own random choices); the shortest program any of them
-    finds counts. Lengths
-    expected to take more than `parallel_after` seconds are split into shares
-    over `executor`'s workers (gridbot.parallel.executors: a Dask cluster,
-    say), or else over `workers` local processes (default: every core),
-    started when first needed; a length is excluded only when every share
-    has come back finished, and with the executor's checkpoint each finished
-    share is recorded (and not searched again by a run that resumes). The time limit counts from the call,
-    loading the compiled kernels included: in a process that has not loaded them yet, when loading them
-    (`warm_up_seconds`) would end more than `load_late` past the limit, the answer is 'timeout' at once, saying why.
-    The stats say where the seconds went (Spent: `seconds_heuristic`, `seconds_exact`, `seconds_split`,
-    `seconds_unfinished`, `seconds_annealer`). Exponential in the length; each answer is re-run by the game's
-    simulator.
+    Returns 'optimal' (with the programs met at the optimal length when `all_solutions`, one per behaviour, capped
+    at MAX_ALL), 'unsolvable' when no program within the slot limits wins, or, when the time limit or `max_length`
+    ends the search first, 'solved' with the best program the heuristic (Beam.guess: the beam, then the repair of
+    its best line; or Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
+    excluded. The heuristic runs before each length expected to take more than `beam_after` seconds (each length as
+    many times longer than the one before as the last two grew, Schedule.growth_of), for `beam_share` of that
+    length's expected time (`beam_last` of the time left when the length may well not end before the time limit,
+    `beam_hopeless` of it when it is expected not to: heuristic_share): a program of n slots it finds is optimal as
+    soon as every length below n is excluded, so the exact search stops there. A length split over the worker
+    processes for the first time is expected to end the schedule's `split_speedup` times the number of cores sooner
+    than the growth alone says (projected). With two cores or more (`workers`, default: every core, or the local
+    executor's workers), the annealer runs on a thread of its own from the heuristic's first turn to the end
+    (Beside) whenever a core is free of the exact search: beside a length searched in this process (a program of n
+    slots it finds while length n is searched ends that search at once: every shorter length is excluded) and beside
+    the beams' turns; it waits while a length is split over the worker processes, which take every core. A length
+    that decides (a program of one slot more is known) gets no heuristic turn: the only better program would have
+    that length, which the search finds as well. The beams take their turns on the other threads as a Team (on one
+    core the plain beam alone; on three, a look-ahead beam as well; beyond `team` cores, each beam splits its
+    partial programs among its share of the threads at each depth, and each thread repairs below its own ancestor of
+    the best line). Given a cluster's executor of more than one worker instead (and at least `helpers_after` seconds
+    of heuristic), its other workers run the heuristic at the same time, each with its own seed (member_of: a plain
+    beam, the annealer or a look-ahead beam by the seed, each with its own random choices); the shortest program any
+    of them finds counts. Lengths expected to take more than the schedule's `parallel_after` seconds are split into
+    shares over `executor`'s workers (gridbot.parallel.executors: a Dask cluster, say), or else over `workers` local
+    processes (default: every core), started when first needed; a length is excluded only when every share has come
+    back finished, and with the executor's checkpoint each finished share is recorded (and not searched again by a
+    run that resumes). The time limit counts from the call, loading the compiled kernels included: in a process that
+    has not loaded them yet, when loading them (the schedule's `warm_up_seconds`) would end more than `load_late`
+    past the limit, the answer is 'timeout' at once, saying why. The stats say where the seconds went (Spent:
+    `seconds_heuristic`, `seconds_exact`, `seconds_split`, `seconds_unfinished`, `seconds_annealer`). Exponential in
+    the length; each answer is re-run by the game's simulator.
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
-    settings = Settings() if settings is None else settings
+    settings = DEFAULT if settings is None else settings
+    schedule = settings.schedule
     cut_off = _stars_cut_off(level)
     if cut_off:
         r, c = cut_off[0]
@@ -101,8 +89,7 @@ def solve(
             "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
         }
         return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
-    left = clock.left()
-    if jit and not _WARM and left is not None and left + settings.load_late < settings.warm_up_seconds:
+    if not deepening.can_load(clock, jit, robozzle.NAME, schedule):
         # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
         stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
         return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, stats)
@@ -130,7 +117,7 @@ def solve(
     L = 1
     last = 0.0  # seconds the last length took
     last_nodes = 0  # and its nodes
-    growth = float(settings.growth)  # how much longer the next length is expected to take
+    growth = float(schedule.growth)  # how much longer the next length is expected to take
     beamed = 0  # the heuristic has run before every length up to this one
     spent = Spent()
     searching = None  # when the length being searched began (clock seconds), None between lengths
@@ -169,7 +156,7 @@ def solve(
                     return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, known, known.tokens, clock.seconds,
                                        known.tokens, stats())  # fmt: skip
                 # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                splits = jit and cores > 1 and (last * growth > settings.parallel_after or split)
+                splits = jit and cores > 1 and (last * growth > schedule.parallel_after or split)
                 # the first length split over the workers ends about the cores' times sooner than one process would
                 # take; projected as one process, it would take half the time left or more from the heuristic
                 expected = projected(last, growth, splits and not split, cores, settings)
@@ -202,7 +189,7 @@ def solve(
                         if run is None:
                             run = resources.enter_context(executors.local(cores))
                             run.pool.submit(int).result()  # the workers forked now
-                        count = settings.shares_per_worker * cores
+                        count = schedule.shares_per_worker * cores
                         # the walks above the split depth, repeated by every share, at most the length's own nodes:
                         # on many workers, finer shares are worth twice the work (they bound the speed-up less)
                         depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, settings,
@@ -226,7 +213,7 @@ def solve(
                         searching = None
                         continue
                 nodes += done.nodes
-                growth = growth_of(last_nodes, done.nodes, settings)
+                growth = schedule.growth_of(last_nodes, done.nodes)
                 last, last_nodes = clock.seconds - started, done.nodes
                 found = []
                 for program in done.programs:
@@ -258,17 +245,15 @@ def solve(
     return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats())
 
 
-_WARM: list[bool] = []
-
-
 def warm_up() -> None:
-    """Load (or compile) the kernel on a tiny puzzle, once per process."""
-    if _WARM:
-        return
-    _WARM.append(True)
+    """Load (or compile) the kernels on a tiny puzzle, once per process (gridbot.solve.deepening.warm)."""
+    deepening.warm(robozzle.NAME, _load)
+
+
+def _load() -> None:
     level = Level.parse("functions: 2 1 0 0 0\npaint: R\nstart: 1 1 east\nrgrgR")
     search = _Search(Board.of(level), 3, 8)
-    while search.step(DEFAULTS.chunk) != kern.EXHAUSTED:
+    while search.step(DEFAULT.chunk) != kern.EXHAUSTED:
         pass
     # the beam's kernels too: it must meet the win (F1: F F1), or its step and replay stay uncompiled and the
     # first solve that needs them pays seconds of compiling in its own time

@@ -1,5 +1,6 @@
-"""How a RoboZZle solve divides its time: each length's expected time (growth_of, projected), the heuristics'
-share before it (heuristic_share), and where the seconds went (Spent, _timed)."""
+"""How a RoboZZle solve divides its time: a length's expected time when it is first split (projected; its growth is
+the settings' Schedule.growth_of), the heuristics' share before it (heuristic_share), and where the seconds went
+(Spent, _timed)."""
 
 from __future__ import annotations
 
@@ -12,21 +13,13 @@ from typing import Any
 from gridbot.solve.robozzle.settings import Settings
 
 
-def growth_of(before: int, now: int, settings: Settings) -> float:
-    """How many times longer than a length of `now` nodes the next is expected to take, when the one before took
-    `before`: their ratio, from the settings' `growth` to `max_growth`, once `before` is at least `growth_from`
-    nodes (smaller counts say little); `growth` until then. O(1)."""
-    if before < settings.growth_from:
-        return float(settings.growth)
-    return min(float(settings.max_growth), max(float(settings.growth), now / before))
-
-
 def projected(last: float, growth: float, first_split: bool, cores: int, settings: Settings) -> float:
     """Seconds the next length is expected to take: `last`, the seconds of the length before, times `growth`; over
-    the settings' split_speedup times `cores` when it is the `first_split` over the worker processes, the one
+    the schedule's split_speedup times `cores` when it is the `first_split` over the worker processes, the one
     before having run in one process (lengths after that are measured split). O(1)."""
     expected = last * growth
-    return expected / (settings.split_speedup * cores) if first_split and cores > 1 else expected
+    speedup = settings.schedule.split_speedup
+    return expected / (speedup * cores) if first_split and cores > 1 and speedup is not None else expected
 
 
 def heuristic_share(expected: float, left: float | None, settings: Settings) -> float:

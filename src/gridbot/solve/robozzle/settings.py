@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gridbot.solve.deepening import Schedule
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -18,21 +20,35 @@ class Settings:
     -1.0
     """
 
-    # --- the exact search
+    # --- the lengths (the deepening's Schedule) and the exact search
 
+    # how `solve` spends its time over the lengths (gridbot.solve.deepening.Schedule)
+    schedule: Schedule = Schedule(
+        # a split costs starting the workers (once), choosing the split depth and walking the tree above it again
+        # in every share: small only against a length of seconds
+        parallel_after=2.0,
+        # subtrees differ in size, and a worker that ends a small share takes the next: the workers end together
+        shares_per_worker=8,
+        # each length takes at least about ten times the one before (about the options at a slot)...
+        growth=10.0,
+        # ...and at most a hundred times when the last two lengths measure it (the ratio of their nodes), so that
+        # one length's jump does not make the next look hopeless...
+        max_growth=100.0,
+        # ...once the length before the last took this many nodes: fewer say more of the walk near the root than
+        # of the length's growth
+        growth_from=20_000,
+        # a length split over n workers ends about 0.95 n times sooner than in one process: every share walks the
+        # tree above the split depth again, and the last share to end sets the time (BENCHMARKS.md)
+        split_speedup=0.95,
+        # loading the compiled kernels from numba's cache takes about 0.9 s on a two-core machine, and may end
+        # half a second past the time limit: the command line allows one second past it (issue 15), and the
+        # answer needs the rest
+        warm_up_seconds=0.9,
+        load_late=0.5,
+    )
     # nodes per kernel call between two looks at the clock and at a stop request: a node runs up to about a
     # thousand actions, so a call takes milliseconds, short against any time limit and long against a call's cost
     chunk: int = 10_000
-    # seconds a length is expected to take before it is split over worker processes: a split costs starting them
-    # (once), choosing the split depth and walking the tree above it again in every share, small only against
-    # a length of seconds
-    parallel_after: float = 2.0
-    # a length split over n worker processes ends about this times n sooner than in one: every share walks the
-    # tree above the split depth again, and the last share to end sets the time (BENCHMARKS.md)
-    split_speedup: float = 0.95
-    # shares per worker of a split length: subtrees differ in size, and a worker that ends a small share takes
-    # the next, so the workers end close together
-    shares_per_worker: int = 8
     # the shallowest decision depth at which shares deal out subtrees (thousands of them on most puzzles)...
     shallowest_split: int = 4
     # ...or deeper, down to the shallowest depth with this many subtrees a share: with fewer, a few large
@@ -109,16 +125,8 @@ class Settings:
     # milliseconds, and a cluster's messages take their own time
     helper_grace: float = 1.0
 
-    # --- the schedule of a solve (solve, growth_of, projected, heuristic_share)
+    # --- the heuristics' turns before the lengths (solve, heuristic_share)
 
-    # each length is expected to take at least this many times the one before (about the options at a slot)...
-    growth: float = 10.0
-    # ...and at most this many, when the last two lengths measure it (the ratio of their nodes), so that one
-    # length's jump does not make the next look hopeless...
-    max_growth: float = 100.0
-    # ...once the length before the last took this many nodes: fewer say more of the walk near the root than of
-    # the length's growth
-    growth_from: int = 20_000
     # seconds a length is expected to take before the heuristics run: a puzzle the exact search ends sooner is
     # proven before a heuristic's program would help, and keeps the one answer the search gives
     beam_after: float = 0.3
@@ -133,11 +141,6 @@ class Settings:
     # ...and the heuristics get this share of the time left before it: the estimate is often off by several
     # times, and the rest is the length's chance to end after all
     beam_hopeless: float = 0.85
-    # about what loading the compiled kernels (from numba's cache) takes on a two-core machine...
-    warm_up_seconds: float = 0.9
-    # ...and how far past the time limit it may end: the command line allows one second past the limit (issue
-    # 15), and the answer needs the rest
-    load_late: float = 0.5
 
 
-DEFAULTS = Settings()  # the settings of a solve that is given none
+DEFAULT = Settings()  # the settings of a solve that is given none (read when `solve` is called)

@@ -15,7 +15,7 @@ from gridbot.solve.robozzle.anneal import Annealer
 from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board
 from gridbot.solve.robozzle.schedule import _timed
-from gridbot.solve.robozzle.settings import DEFAULTS, Settings
+from gridbot.solve.robozzle.settings import DEFAULT, Settings
 
 
 class Team:
@@ -27,7 +27,7 @@ class Team:
     """
 
     def __init__(self, board: Board, stack_cap: int, threads: int = 1, annealer: bool = True, *,
-                 settings: Settings = DEFAULTS) -> None:  # fmt: skip
+                 settings: Settings = DEFAULT) -> None:  # fmt: skip
         self.board, self.stack_cap, self.settings = board, stack_cap, settings
         self.found = threading.Event()
         self.outside_nodes = 0  # nodes of the helpers on a cluster's workers (_guess_beside)
@@ -108,7 +108,7 @@ class Beside:
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None,
-        lead: Callable[[], Program | None] | None = None, *, settings: Settings = DEFAULTS,
+        lead: Callable[[], Program | None] | None = None, *, settings: Settings = DEFAULT,
     ) -> None:  # fmt: skip
         self.settings = settings
         self.tell = tell  # set at each find (a team's turn then ends: what it was looking for is found)
