@@ -1329,7 +1329,7 @@ def test_the_next_length_is_expected_to_grow_as_the_last_two_did() -> None:
 
 
 def test_a_length_split_for_the_first_time_is_expected_to_end_sooner_by_the_cores() -> None:
-    projected = functools.partial(solve_robozzle.projected, settings=DEFAULT)
+    projected = DEFAULT.schedule.expected
     speedup = DEFAULT.schedule.split_speedup
     assert projected(1.0, 10.0, first_split=False, cores=2) == 10.0  # measured split, or in one process as before
     assert projected(1.0, 10.0, first_split=True, cores=2) == pytest.approx(10.0 / (2 * speedup))

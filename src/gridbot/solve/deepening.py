@@ -91,6 +91,15 @@ class Schedule:
     # seconds loading the kernels may end past the time limit
     load_late: float = 0.0
 
+    def expected(self, last: float, growth: float, first_split: bool, cores: int) -> float:
+        """Seconds the next length is expected to take: `last`, the seconds of the length before, times `growth`;
+        over `split_speedup` times `cores` when it is the `first_split` over worker processes, the one before
+        having run in one process (lengths after that are measured split). O(1)."""
+        expected = last * growth
+        if first_split and cores > 1 and self.split_speedup is not None:
+            return expected / (self.split_speedup * cores)
+        return expected
+
     def growth_of(self, before: int, now: int) -> float:
         """How many times longer than a length of `now` nodes the next is expected to take, when the one before
         took `before`: their ratio, from `growth` to `max_growth`, once `before` is at least `growth_from`;
@@ -142,6 +151,10 @@ class Lengths:
 
     schedule: Schedule
     all_solutions: bool
+
+    def open(self, d: Deepening, resources: contextlib.ExitStack) -> None:
+        """At the start: what must end with the search (a helper thread's stop) goes on `resources`, which closes
+        before the answer of a search that ran out of lengths or time is made."""
 
     def settled(self, d: Deepening) -> bool:
         """Is the best program known proven best before length d.low is searched?"""
@@ -223,15 +236,14 @@ class Deepening:
         schedule = game.schedule
         try:
             with contextlib.ExitStack() as resources:  # worker processes, when started, end with the search
+                game.open(self, resources)
                 while top >= self.low:
                     if game.settled(self):
                         return game.finish(self, End.SETTLED)
-                    raw = self.last * self.growth
                     # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                    parallel = self.jit and self.cores > 1 and (raw > schedule.parallel_after or self.split)
-                    expected = raw
-                    if parallel and not self.split and schedule.split_speedup is not None:
-                        expected = raw / (schedule.split_speedup * self.cores)
+                    long = self.last * self.growth > schedule.parallel_after
+                    parallel = self.jit and self.cores > 1 and (long or self.split)
+                    expected = schedule.expected(self.last, self.growth, parallel and not self.split, self.cores)
                     if game.before(self, expected, parallel):
                         continue
                     L = game.target(self, top)

@@ -27,7 +27,7 @@ from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board, program_of
 from gridbot.solve.robozzle.exact import MAX_ALL, split_depth, subtrees
 from gridbot.solve.robozzle.front import solve, warm_up
-from gridbot.solve.robozzle.schedule import Spent, heuristic_share, projected
+from gridbot.solve.robozzle.schedule import Spent, heuristic_share
 from gridbot.solve.robozzle.settings import DEFAULT, Settings
 from gridbot.solve.robozzle.team import Beside, Team, is_annealer, member_of
 
@@ -46,7 +46,6 @@ __all__ = [
     "is_annealer",
     "member_of",
     "program_of",
-    "projected",
     "solve",
     "split_depth",
     "subtrees",

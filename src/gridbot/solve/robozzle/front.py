@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import time
 from concurrent import futures
 from typing import Any
 
-from gridbot.deadline import Clock, Progress, Timeout, stop_requested
+from gridbot.deadline import Clock, Deadline, Progress, Timeout, stop_requested
 from gridbot.errors import WrongAnswer
 from gridbot.games import robozzle
 from gridbot.games.robozzle import Level, Program
@@ -17,14 +16,14 @@ from gridbot.kernels import robozzle as kern
 from gridbot.parallel import executors
 from gridbot.parallel import workers as _workers
 from gridbot.parallel.checkpoint import level_digest
-from gridbot.parallel.shares import Ledger, search_shares
+from gridbot.parallel.shares import Ledger, Share, search_shares
 from gridbot.result import SolveResult, Status
 from gridbot.solve import deepening
 from gridbot.solve.robozzle.anneal import Annealer
 from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board, _stars_cut_off
 from gridbot.solve.robozzle.exact import MAX_ALL, _Search, _search_length, _share, split_depth
-from gridbot.solve.robozzle.schedule import Spent, _timed, heuristic_share, projected
+from gridbot.solve.robozzle.schedule import Spent, _timed, heuristic_share
 from gridbot.solve.robozzle.settings import DEFAULT, Settings
 from gridbot.solve.robozzle.team import Beside, Team, member_of
 
@@ -56,7 +55,7 @@ def solve(
     `beam_hopeless` of it when it is expected not to: heuristic_share): a program of n slots it finds is optimal as
     soon as every length below n is excluded, so the exact search stops there. A length split over the worker
     processes for the first time is expected to end the schedule's `split_speedup` times the number of cores sooner
-    than the growth alone says (projected). With two cores or more (`workers`, default: every core, or the local
+    than the growth alone says (Schedule.expected). With two cores or more (`workers`, default: every core, or the local
     executor's workers), the annealer runs on a thread of its own from the heuristic's first turn to the end
     (Beside) whenever a core is free of the exact search: beside a length searched in this process (a program of n
     slots it finds while length n is searched ends that search at once: every shorter length is excluded) and beside
@@ -80,7 +79,6 @@ def solve(
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
     settings = DEFAULT if settings is None else settings
-    schedule = settings.schedule
     cut_off = _stars_cut_off(level)
     if cut_off:
         r, c = cut_off[0]
@@ -89,160 +87,188 @@ def solve(
             "reason": f"the star at row {r + 1}, column {c + 1} is not joined to the robot's tile",
         }
         return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, 0, stats)
-    if not deepening.can_load(clock, jit, robozzle.NAME, schedule):
+    if not deepening.can_load(clock, jit, robozzle.NAME, settings.schedule):
         # the caller's start-up (importing numba) ate the time: loading the kernels would only overrun the limit
         stats = {"candidates": 0, "reason": "no time left to load the compiled search (about a second)"}
         return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, stats)
     if jit:
         warm_up()
-    board = Board.of(level)
     top = sum(level.slots) if max_length is None else min(max_length, sum(level.slots))
-    local_cores = _workers.cores() if workers is None else max(1, workers)
-    cores = local_cores if executor is None else executor.workers
-    # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of their own
-    here = executor is None or executor.kind == "local"
-    threads = cores if here else 1
-    heuristic = beam and jit and not all_solutions
-    # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take turns
-    apart = heuristic and threads > 1
-    guesser = (
-        Team(board, stack_cap, threads=threads - apart, annealer=not apart, settings=settings) if heuristic else None
-    )
-    beside = (
-        Beside(board, stack_cap, top, tell=guesser.found, lead=guesser.lead_program, settings=settings)
-        if guesser is not None and apart
-        else None
-    )
-    nodes = 0
-    L = 1
-    last = 0.0  # seconds the last length took
-    last_nodes = 0  # and its nodes
-    growth = float(schedule.growth)  # how much longer the next length is expected to take
-    beamed = 0  # the heuristic has run before every length up to this one
-    spent = Spent()
-    searching = None  # when the length being searched began (clock seconds), None between lengths
-    split = False  # a length has been split into shares
-    seeds = 1  # the next seed for a helper's beam (this process's is 0)
-    run = executor
-    resources = contextlib.ExitStack()
-    ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
-              "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
+    cores = _workers.cores() if workers is None else max(1, workers)
+    lengths = _Lengths(level, top, all_solutions, stack_cap, jit, beam, cores, executor, settings)
+    return deepening.Deepening(lengths, clock, cores, executor, jit).run(top)
 
-    def best() -> Program | None:
-        found = [h.best for h in (guesser, beside) if h is not None and h.best is not None]
+
+class _Lengths(deepening.Lengths):
+    """RoboZZle's part of the deepening: the heuristics' turns before the lengths (a team of beams and the annealer,
+    or a cluster's helpers), the annealer beside the search, and where the seconds went (Spent)."""
+
+    def __init__(
+        self, level: Level, top: int, all_solutions: bool, stack_cap: int, jit: bool, beam: bool, local_cores: int,
+        executor: executors.Executor | None, settings: Settings,
+    ) -> None:  # fmt: skip
+        self.level = level
+        self.board = board = Board.of(level)
+        self.top = top
+        self.all_solutions = all_solutions
+        self.stack_cap = stack_cap
+        self.jit = jit
+        self.settings = settings
+        self.schedule = settings.schedule
+        self.executor = executor
+        cores = local_cores if executor is None else executor.workers
+        # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of
+        # their own
+        self.on_this_machine = executor is None or executor.kind == "local"
+        threads = cores if self.on_this_machine else 1
+        heuristic = beam and jit and not all_solutions
+        # on two cores or more, the annealer runs beside the search from the heuristic's first turn; the beams take
+        # turns
+        apart = heuristic and threads > 1
+        self.guesser = (
+            Team(board, stack_cap, threads=threads - apart, annealer=not apart, settings=settings)
+            if heuristic
+            else None
+        )
+        self.beside = (
+            Beside(board, stack_cap, top, tell=self.guesser.found, lead=self.guesser.lead_program, settings=settings)
+            if self.guesser is not None and apart
+            else None
+        )
+        self.beamed = 0  # the heuristic has run before every length up to this one
+        self.spent = Spent()
+        self.seeds = 1  # the next seed for a helper's beam (this process's is 0)
+        self.answer: tuple[Program, tuple[Program, ...], bool] | None = None  # proven: (program, listed, capped)
+        self.ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
+                       "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
+
+    def best(self) -> Program | None:
+        found = [h.best for h in (self.guesser, self.beside) if h is not None and h.best is not None]
         return min(found, key=lambda p: p.tokens, default=None)
 
-    def stats() -> dict[str, Any]:
-        out: dict[str, Any] = {"candidates": nodes}
-        if guesser is not None:
-            out["beam_nodes"] = guesser.nodes + (0 if beside is None else beside.nodes)
-        spent.annealer = 0.0 if beside is None else beside.seconds
-        out.update(spent.stats())
+    def stats(self, d: deepening.Deepening) -> dict[str, Any]:
+        out: dict[str, Any] = {"candidates": d.nodes}
+        if self.guesser is not None:
+            out["beam_nodes"] = self.guesser.nodes + (0 if self.beside is None else self.beside.nodes)
+        self.spent.annealer = 0.0 if self.beside is None else self.beside.seconds
+        out.update(self.spent.stats())
         return out
 
-    def met(L: int) -> None:  # the annealer beside has found a program of L slots while length L is searched here
-        if beside is not None and beside.best is not None and beside.best.tokens <= L:
-            raise _Met
+    def open(self, d: deepening.Deepening, resources: contextlib.ExitStack) -> None:
+        if self.beside is not None:
+            resources.callback(self.beside.stop)  # the annealer ends with the search
 
-    if beside is not None:
-        resources.callback(beside.stop)
-    with resources:  # worker processes, when a length is split, and the annealer end with the search
+    def settled(self, d: deepening.Deepening) -> bool:
+        known = self.best()
+        if self.beside is not None and known is not None:
+            self.beside.bound(known.tokens - 1)
+        return known is not None and known.tokens <= d.low  # every shorter length is excluded
+
+    def before(self, d: deepening.Deepening, expected: float, parallel: bool) -> bool:
+        settings, guesser, beside = self.settings, self.guesser, self.beside
+        known = self.best()
+        # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
+        if beside is not None and not beside.started and expected > settings.beam_after:
+            beside.start()
+        # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is), and a
+        # shorter program the heuristic could find would be of L slots, which the search finds too
+        deciding = known is not None and known.tokens == d.low + 1
+        if guesser is None or self.beamed >= d.low or expected <= settings.beam_after or deciding:
+            return False
+        self.beamed = d.low
+        share = heuristic_share(expected, d.clock.left(), settings)
+        most = (known.tokens - 1) if known is not None else self.top
+        executor = self.executor
+        with _timed(self.spent, "heuristic"):
+            if executor is not None and not self.on_this_machine and d.cores > 1 and share >= settings.helpers_after:
+                _guess_beside(executor, guesser, range(self.seeds, self.seeds + executor.head_start), most, d.clock,
+                              share)  # fmt: skip
+                self.seeds += executor.head_start
+            else:
+                guesser.guess(most, d.clock, share)
+        return True  # look again: it may have met this very length
+
+    def phase(self, d: deepening.Deepening, parallel: bool) -> contextlib.AbstractContextManager[Any]:
+        if not parallel:
+            return _timed(self.spent, "exact")
+        phase = contextlib.ExitStack()
+        # a length split over the workers has every core: the annealer waits (sharing the cores with it gains
+        # nothing overall, BENCHMARKS.md), and so it holds no lock when the workers are forked
+        if self.beside is not None:
+            phase.enter_context(self.beside.paused())
+        phase.enter_context(_timed(self.spent, "split"))
+        return phase
+
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+        beside, before = self.beside, d.nodes
+
+        def check(seen: int) -> None:
+            if beside is not None and beside.best is not None and beside.best.tokens <= L:
+                raise _Met  # the annealer beside has found a program of L slots while length L is searched here
+            d.clock.check(length=L, candidates=before + seen)
+
         try:
-            while top >= L:
-                known = best()
-                if beside is not None and known is not None:
-                    beside.bound(known.tokens - 1)
-                if known is not None and known.tokens <= L:  # every shorter length is excluded
-                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, known, known.tokens, clock.seconds,
-                                       known.tokens, stats())  # fmt: skip
-                # once split, always: a length taken from a checkpoint says nothing of the next one's time
-                splits = jit and cores > 1 and (last * growth > schedule.parallel_after or split)
-                # the first length split over the workers ends about the cores' times sooner than one process would
-                # take; projected as one process, it would take half the time left or more from the heuristic
-                expected = projected(last, growth, splits and not split, cores, settings)
-                # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
-                if beside is not None and not beside.started and expected > settings.beam_after:
-                    beside.start()
-                # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is),
-                # and a shorter program the heuristic could find would be of L slots, which the search finds too
-                deciding = known is not None and known.tokens == L + 1
-                if guesser is not None and beamed < L and expected > settings.beam_after and not deciding:
-                    beamed = L
-                    share = heuristic_share(expected, clock.left(), settings)
-                    most = (known.tokens - 1) if known is not None else top
-                    with _timed(spent, "heuristic"):
-                        if executor is not None and not here and cores > 1 and share >= settings.helpers_after:
-                            _guess_beside(executor, guesser, range(seeds, seeds + executor.head_start), most, clock,
-                                          share)  # fmt: skip
-                            seeds += run.head_start
-                        else:
-                            guesser.guess(most, clock, share)
-                    continue  # look again: it may have met this very length
-                started = searching = clock.seconds
-                left = clock.left()
-                deadline = None if left is None else time.monotonic() + left
-                if splits:
-                    split = True
-                    # a length split over the workers has every core: the annealer waits (sharing the cores with it
-                    # gains nothing overall, BENCHMARKS.md), and so it holds no lock when the workers are forked
-                    with contextlib.nullcontext() if beside is None else beside.paused(), _timed(spent, "split"):
-                        if run is None:
-                            run = resources.enter_context(executors.local(cores))
-                            run.pool.submit(int).result()  # the workers forked now
-                        count = schedule.shares_per_worker * cores
-                        # the walks above the split depth, repeated by every share, at most the length's own nodes:
-                        # on many workers, finer shares are worth twice the work (they bound the speed-up less)
-                        depth = split_depth(board, L, stack_cap, count, int(last_nodes * growth) // count, settings,
-                                            deadline)  # fmt: skip
-                        part = functools.partial(_share, board, L, stack_cap, all_solutions, clock.left(), depth,
-                                                 settings)  # fmt: skip
-                        tick = functools.partial(clock.check, length=L, candidates=nodes)
-                        length = Ledger({**ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
-                        done = search_shares(run, part, count, tick, all_solutions, length)
-                else:
+            return _search_length(
+                self.board, L, self.stack_cap, self.all_solutions, deadline.at, self.settings, self.jit, check=check
+            )
+        except _Met:
+            raise deepening.Abandon() from None  # settled holds now: the next round answers
 
-                    def check(seen: int, L: int = L, before: int = nodes) -> None:
-                        met(L)
-                        clock.check(length=L, candidates=before + seen)
+    def split(self, d: deepening.Deepening, run: executors.Executor, L: int, check: Any) -> Share:
+        count = self.schedule.shares_per_worker * d.cores
+        # the walks above the split depth, repeated by every share, at most the length's own nodes: on many
+        # workers, finer shares are worth twice the work (they bound the speed-up less)
+        nodes = int(d.last_nodes * d.growth) // count
+        depth = split_depth(
+            self.board, L, self.stack_cap, count, nodes, self.settings, Deadline.after(d.clock.left()).at
+        )
+        part = functools.partial(
+            _share, self.board, L, self.stack_cap, self.all_solutions, d.clock.left(), depth, self.settings
+        )
+        ledger = Ledger({**self.ledger, "length": L, "split_depth": depth}, str, robozzle.parse_program)
+        return search_shares(run, part, count, check, self.all_solutions, ledger)
 
-                    try:
-                        with _timed(spent, "exact"):
-                            done = _search_length(board, L, stack_cap, all_solutions, deadline, settings, jit,
-                                                  check=check)  # fmt: skip
-                    except _Met:
-                        searching = None
-                        continue
-                nodes += done.nodes
-                growth = schedule.growth_of(last_nodes, done.nodes)
-                last, last_nodes = clock.seconds - started, done.nodes
-                found = []
-                for program in done.programs:
-                    if not robozzle.run(level, program, stack_cap).verdict.won:  # pragma: no cover - a bug
-                        raise WrongAnswer(f"the solver produced a losing program: {program}")
-                    if program not in found:
-                        found.append(program)
-                if found:
-                    listed = tuple(found[:MAX_ALL]) if all_solutions else ()
-                    capped = done.capped or len(found) > MAX_ALL
-                    return SolveResult(robozzle.NAME, level.name, Status.OPTIMAL, found[0], L, clock.seconds, L,
-                                       stats(), listed, capped)  # fmt: skip
-                if not done.finished:
-                    raise Timeout
-                searching = None
-                L += 1
-        except Timeout:
-            if searching is not None:
-                spent.unfinished = clock.seconds - searching
-    if top >= sum(level.slots) and sum(level.slots) < L:
-        out = stats()
-        out["reason"] = "no program within the slots wins"
-        return SolveResult(robozzle.NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, L, out)
-    known = best()
-    if known is not None and known.tokens <= top:
-        if not robozzle.run(level, known, stack_cap).verdict.won:  # pragma: no cover - a bug
-            raise WrongAnswer(f"the heuristic produced a losing program: {known}")
-        return SolveResult(robozzle.NAME, level.name, Status.SOLVED, known, known.tokens, clock.seconds, L, stats())
-    return SolveResult(robozzle.NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, L, stats())
+    def recheck(self, d: deepening.Deepening, programs: tuple[Any, ...]) -> list[Any]:
+        found: list[Program] = []
+        for program in programs:
+            if not robozzle.run(self.level, program, self.stack_cap).verdict.won:
+                raise WrongAnswer(f"the RoboZZle solver produced a losing program: {program}")
+            if program not in found:
+                found.append(program)
+        return found
+
+    def after(self, d: deepening.Deepening, L: int, share: Share, found: list[Any]) -> deepening.Step:
+        if found:
+            capped = share.capped or len(found) > MAX_ALL
+            self.answer = (found[0], tuple(found[:MAX_ALL]) if self.all_solutions else (), capped)
+            return deepening.Step.DONE
+        if not share.finished:
+            raise Timeout
+        return deepening.Step.NEXT
+
+    def finish(self, d: deepening.Deepening, end: deepening.End) -> SolveResult:
+        name, seconds, L = self.level.name, d.clock.seconds, d.low
+        if end is deepening.End.SETTLED:
+            known = self.best()
+            return SolveResult(robozzle.NAME, name, Status.OPTIMAL, known, known.tokens, seconds, known.tokens,
+                               self.stats(d))  # fmt: skip
+        if end is deepening.End.FOUND:
+            program, listed, capped = self.answer
+            return SolveResult(robozzle.NAME, name, Status.OPTIMAL, program, L, seconds, L, self.stats(d), listed,
+                               capped)  # fmt: skip
+        if end is deepening.End.STOPPED and d.searching is not None:
+            self.spent.unfinished = seconds - d.searching
+        slots = sum(self.level.slots)
+        if self.top >= slots and slots < L:
+            out = self.stats(d)
+            out["reason"] = "no program within the slots wins"
+            return SolveResult(robozzle.NAME, name, Status.UNSOLVABLE, None, None, seconds, L, out)
+        known = self.best()
+        if known is not None and known.tokens <= self.top:
+            if not robozzle.run(self.level, known, self.stack_cap).verdict.won:
+                raise WrongAnswer(f"the RoboZZle heuristic produced a losing program: {known}")
+            return SolveResult(robozzle.NAME, name, Status.SOLVED, known, known.tokens, seconds, L, self.stats(d))
+        return SolveResult(robozzle.NAME, name, Status.TIMEOUT, None, None, seconds, L, self.stats(d))
 
 
 def warm_up() -> None:

@@ -1,6 +1,5 @@
-"""How a RoboZZle solve divides its time: a length's expected time when it is first split (projected; its growth is
-the settings' Schedule.growth_of), the heuristics' share before it (heuristic_share), and where the seconds went
-(Spent, _timed)."""
+"""How a RoboZZle solve divides its time beyond the deepening's schedule (gridbot.solve.deepening.Schedule): the
+heuristics' share before a length (heuristic_share), and where the seconds went (Spent, _timed)."""
 
 from __future__ import annotations
 
@@ -11,15 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridbot.solve.robozzle.settings import Settings
-
-
-def projected(last: float, growth: float, first_split: bool, cores: int, settings: Settings) -> float:
-    """Seconds the next length is expected to take: `last`, the seconds of the length before, times `growth`; over
-    the schedule's split_speedup times `cores` when it is the `first_split` over the worker processes, the one
-    before having run in one process (lengths after that are measured split). O(1)."""
-    expected = last * growth
-    speedup = settings.schedule.split_speedup
-    return expected / (speedup * cores) if first_split and cores > 1 and speedup is not None else expected
 
 
 def heuristic_share(expected: float, left: float | None, settings: Settings) -> float:
