@@ -22,10 +22,10 @@ winner met is the shortest. What they share is here, written once:
   simulator before it counts.
 
 A game supplies only what differs (`Lengths`): how to search one length here
-under a deadline (`here`), a picklable share of a length (`share`, or a whole
-strategy of its own: `split`), what a length's programs decide (`after`), a
-heuristic's turn before a length (`before`, an upper bound the search then
-aims at) and the answer it gives (`finish`).
+under a deadline (`here`) and in picklable shares (`split`), whether a
+program is accepted and what a length's programs decide (`recheck`, `after`),
+a heuristic's turn before a length (`before`: an upper bound the search then
+aims at, `settled` once it is proven) and the answer it gives (`finish`).
 
 >>> from gridbot.solve.deepening import Schedule
 >>> Schedule(growth=6.0).growth_of(10, 500)
@@ -43,7 +43,7 @@ from typing import Any
 
 from gridbot.deadline import Clock, Deadline, Timeout
 from gridbot.parallel import executors
-from gridbot.parallel.shares import Ledger, Share, search_shares
+from gridbot.parallel.shares import Share
 from gridbot.result import SolveResult
 from gridbot.solve.memory import OutOfBudget
 
@@ -169,23 +169,16 @@ class Lengths:
         """The length to search next (d.low, or beyond it when a heuristic's program makes that pay)."""
         return d.low
 
-    def here(self, d: Deepening, L: int, deadline: Deadline, report: Callable[[int], None]) -> Share:
-        """Length L searched in this process until `deadline`; `report(nodes)` between kernel calls."""
-        raise NotImplementedError
-
-    def share(self, d: Deepening, L: int) -> Callable[[int, int], Share]:
-        """Length L's share k of n as a picklable callable of (k, n), for `split` by default."""
-        raise NotImplementedError
-
-    def ledger(self, d: Deepening, L: int) -> Ledger:
-        """What names length L's shares in a checkpoint, for `split` by default."""
+    def here(self, d: Deepening, L: int, deadline: Deadline) -> Share:
+        """Length L searched in this process until `deadline`, looking at d.clock between kernel calls (it reports
+        progress and raises Timeout); Stopped when the clock cuts it short with nodes to count."""
         raise NotImplementedError
 
     def split(self, d: Deepening, run: executors.Executor, L: int, check: Callable[[], None]) -> Share:
-        """Length L in shares over `run`'s workers (`check()` between looks at them; it raises Timeout): by
-        default `shares_per_worker` shares per worker, `share(d, L)(k, n)` each, recorded under `ledger(d, L)`."""
-        count = self.schedule.shares_per_worker * run.workers
-        return search_shares(run, self.share(d, L), count, check, self.all_solutions, self.ledger(d, L))
+        """Length L in `schedule.shares_per_worker` shares per worker of `run` (gridbot.parallel.shares: picklable
+        shares, each recorded in the executor's checkpoint under the game's Ledger as it finishes); `check()`
+        between looks at them raises Timeout."""
+        raise NotImplementedError
 
     def phase(self, d: Deepening, parallel: bool) -> contextlib.AbstractContextManager[Any]:
         """A context around one length's search (a game's own timing, a helper paused while shares run)."""
@@ -250,7 +243,10 @@ class Deepening:
                     started = self.searching = self.clock.seconds
                     try:
                         with game.phase(self, parallel):
-                            share = self._in_shares(L, resources) if parallel else self._here(L)
+                            if parallel:
+                                share = self._in_shares(L, resources)
+                            else:
+                                share = game.here(self, L, self.clock.deadline)
                     except Abandon as abandoned:
                         self.nodes += abandoned.nodes
                         self.searching = None
@@ -275,14 +271,6 @@ class Deepening:
         else:
             return game.finish(self, End.EXHAUSTED)
         return game.finish(self, End.STOPPED)
-
-    def _here(self, L: int) -> Share:
-        left = self.clock.left()
-        before = self.nodes
-        return self.game.here(self, L, Deadline.after(left), functools.partial(self._report, L, before))
-
-    def _report(self, L: int, before: int, seen: int) -> None:
-        self.clock.check(length=L, candidates=before + seen)
 
     def _in_shares(self, L: int, resources: contextlib.ExitStack) -> Share:
         self.split = True

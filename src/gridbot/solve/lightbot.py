@@ -681,7 +681,7 @@ class _Lengths(deepening.Lengths):
             return best.tokens - 1
         return d.low
 
-    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline) -> Share:
         before = d.nodes
 
         def with_guesses(done: int) -> None:

@@ -575,7 +575,7 @@ class _Lengths(deepening.Lengths):
     def settled(self, d: deepening.Deepening) -> bool:
         return self.beaten(d.low)
 
-    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline) -> Share:
         score, shortest = self.to_beat()
         search = _Search(self.board, L, score, d.clock, self.all_solutions, self.jit, self.settings, shortest)
         try:

@@ -199,7 +199,7 @@ class _Lengths(deepening.Lengths):
         phase.enter_context(_timed(self.spent, "split"))
         return phase
 
-    def here(self, d: deepening.Deepening, L: int, deadline: Deadline, report: Any) -> Share:
+    def here(self, d: deepening.Deepening, L: int, deadline: Deadline) -> Share:
         beside, before = self.beside, d.nodes
 
         def check(seen: int) -> None:
