@@ -89,8 +89,8 @@ CALIBRATION = ("14", 7)  # a puzzle and the length its exact search excludes up 
 def calibrate(repeat: int = 3) -> float:
     """The exact search's speed on this machine (where the benchmark runs, not a cluster's workers) now, in nodes a
     second (best of `repeat`): every length of CALIBRATION's puzzle up to its length excluded, one process, no
-    heuristic (about a second each on the development VM). The same VM ran the same search half again as fast on
-    2026-11-27 as on 2026-11-26 (BENCHMARKS.md), so runs are compared by this figure as well as by their counts."""
+    heuristic (about a second each). A virtual machine's speed varies from day to day (docs/perf-log/), so runs
+    are compared by this figure as well as by their counts."""
     warm_up()
     name, length = CALIBRATION
     level = gridbot.load(f"robozzle:{name}")
@@ -159,7 +159,8 @@ def proof_table(rows: list[dict], time_limit: float, command: str) -> dict:
     measured, the limit, the seconds of each proof, and the puzzles without one."""
     return {
         "about": f"{command} on {platform.machine()}, {workers.cores()} cores, {time.strftime('%Y-%m-%d')} "
-        "(BENCHMARKS.md): seconds of each proof (optimal or unsolvable); 'unproven': no proof within the limit "
+        "(BENCHMARKS.md#robozzle): seconds of each proof (optimal or unsolvable); 'unproven': no proof within the "
+        "limit "
         "(a winning program may have been found)",
         "limit": time_limit,
         "seconds": {row["id"]: row["seconds"] for row in rows if row["status"] in ("optimal", "unsolvable")},

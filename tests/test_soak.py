@@ -1,7 +1,8 @@
 """The fast slice of the soak suite (tests/soak.py): every game's solver, through the command, on random levels from
 tiny to the format's size limit and on hostile shapes, each under a time limit and an address-space limit.
 
-benchmarks/soak.py runs the long version (more seeds, longer limits) and prints the figures for BENCHMARKS.md.
+benchmarks/soak.py runs the long version (more seeds, longer limits) and prints the figures of BENCHMARKS.md
+(#every-game-through-the-command).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ class Annealer(_Heuristic):
     left. Unlike the beam, which fixes each slot when execution first reaches it, the annealer changes any
     slot at any time (kern._mutate: rewrites, inserts and deletes a slot, swaps two, moves or copies one, also from
     one function to another), so a program that collects the first stars the wrong way can still turn into one
-    that collects them all, and it finds programs for puzzles the beam does not (BENCHMARKS.md). A change that does
+    that collects them all, and it finds programs for puzzles the beam does not (docs/perf-log/). A change that does
     what the current program did wherever its run looked (slots it never reached; at the others, on the colours
     seen there) is kept without being run: it would run the same, so the steps are the same and faster.
 
@@ -40,7 +40,7 @@ class Annealer(_Heuristic):
     to `anneal_hot` (evenly apart in ratio), take their steps in turn; after each turn two neighbouring chains swap
     programs with probability min(1, exp((s_hot - s_cold) x (1/T_cold - 1/T_hot))) for scores s, so a program
     that a hot chain has carried over a ridge goes down to the cold chains, which refine it: the chains find more
-    programs than one chain cooled from a new random program again and again (BENCHMARKS.md). A new condition
+    programs than one chain cooled from a new random program again and again (docs/perf-log/). A new condition
     names a colour the run saw at the slot (kern._seen_condition), as only those split what the slot does. A
     program found is trimmed (slots whose removal still wins go) and kept. Proves nothing.
     """

@@ -38,7 +38,7 @@ class Beam(_Heuristic):
     With `rollout`, every other pair of passes scores each child instead by playing its run out as it stands
     (kern.beam_step: ends not decided end their function, commands not decided are skipped): what the
     program's shape already does counts, not only the stars met before its next decision; the beam then finds
-    programs for puzzles it misses without (BENCHMARKS.md).
+    programs for puzzles it misses without (docs/perf-log/).
     """
 
     def __init__(

@@ -193,7 +193,7 @@ class _Lengths(deepening.Lengths):
             return _timed(self.spent, "exact")
         phase = contextlib.ExitStack()
         # a length split over the workers has every core: the annealer waits (sharing the cores with it gains
-        # nothing overall, BENCHMARKS.md), and so it holds no lock when the workers are forked
+        # nothing overall, docs/perf-log/), and so it holds no lock when the workers are forked
         if self.beside is not None:
             phase.enter_context(self.beside.paused())
         phase.enter_context(_timed(self.spent, "split"))

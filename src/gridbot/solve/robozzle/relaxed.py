@@ -1,6 +1,6 @@
 """Relaxations of a RoboZZle board: conditions on one colour only (relaxations). Not part of `solve`: beams on
 them find programs for other puzzles than the plain beam, but no more in all when they share its time or the
-annealer's (BENCHMARKS.md). They serve benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a
+annealer's (docs/perf-log/). They serve benchmarks/robozzle_heuristics.py (`--kind beam-R`, ...), where a
 heuristic of another kind is looked for."""
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ class Settings:
         # of the length's growth
         growth_from=20_000,
         # a length split over n workers ends about 0.95 n times sooner than in one process: every share walks the
-        # tree above the split depth again, and the last share to end sets the time (BENCHMARKS.md)
+        # tree above the split depth again, and the last share to end sets the time (docs/perf-log/)
         split_speedup=0.95,
         # loading the compiled kernels from numba's cache takes about 0.9 s on a two-core machine, and may end
         # half a second past the time limit: the command line allows one second past it (issue 15), and the
@@ -59,10 +59,10 @@ class Settings:
 
     # --- the beam (Beam)
 
-    # the beam's first width: a narrower or a wider one finds as many programs (BENCHMARKS.md)
+    # the beam's first width: a narrower or a wider one finds as many programs (docs/perf-log/)
     beam_width: int = 256
     # the widest beam: a beam that dies out starts again twice as wide, and past this width as wide as at first
-    # with other ties broken, which finds more programs than staying this wide (BENCHMARKS.md)
+    # with other ties broken, which finds more programs than staying this wide (docs/perf-log/)
     max_beam: int = 1 << 13
     # the fewest partial programs of a depth worth a thread of their own: with fewer, handing them over costs
     # more than the thread saves
@@ -75,7 +75,7 @@ class Settings:
     noise: int = 64
     # the share of a heuristic turn that goes to the repair of the beam's best line, the beam taking the rest:
     # the repair finds the near misses' wins, and the line it repairs is the beam's best, which needs the beam's
-    # time (BENCHMARKS.md)
+    # time (docs/perf-log/)
     repair_share: float = 0.6
     # the repair's node budget below the lead's last decision, doubled at each earlier ancestor: a near miss one
     # or two decisions from a win is searched in milliseconds, and the budgets before the last add up to less
@@ -83,7 +83,7 @@ class Settings:
     repair_nodes: int = 20_000
     # beyond this many stars, the beam and the annealer measure the way to the nearest star of the start rather
     # than to the nearest star left: tables of every star take stars x tiles entries and finding the nearest
-    # one left up to a look per star, and on such boards they find no more programs (BENCHMARKS.md)
+    # one left up to a look per star, and on such boards they find no more programs (docs/perf-log/)
     many_stars: int = 64
 
     # --- the annealer (Annealer, Beside)
@@ -113,7 +113,7 @@ class Settings:
     # --- the team of heuristics (Team, a cluster's helpers)
 
     # the most members of a team, one of each kind member_of makes by seed: a plain beam, the annealer, a
-    # look-ahead beam; each finds programs the others miss (BENCHMARKS.md); threads beyond go to the beams
+    # look-ahead beam; each finds programs the others miss (docs/perf-log/); threads beyond go to the beams
     team: int = 3
     # the look-ahead member judges each child by its best child in every pair of passes (2: every other pair,
     # ...): the plain beam of the team already runs the passes without
@@ -131,7 +131,7 @@ class Settings:
     # proven before a heuristic's program would help, and keeps the one answer the search gives
     beam_after: float = 0.3
     # the heuristics' time before a length, per second that length is expected to take: a program they find ends
-    # the search early, but their time comes out of the proofs', and a larger share costs proofs (BENCHMARKS.md)...
+    # the search early, but their time comes out of the proofs', and a larger share costs proofs (docs/perf-log/)...
     beam_share: float = 0.25
     # ...and this share of the time left before a length that may well not end in time (expected to take more
     # than half of it)...

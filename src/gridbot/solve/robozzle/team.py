@@ -22,7 +22,7 @@ class Team:
     """The heuristics on several threads: up to `team` members (member_of: a plain beam, the annealer, a look-ahead
     beam, in that order), each on its own thread, the beams' ties broken by their own seeds; threads beyond `team`
     go to the beams, each splitting its partial programs among its share. They find programs for different
-    puzzles, so together they find more than any one of them in the same time (BENCHMARKS.md). The first program
+    puzzles, so together they find more than any one of them in the same time (docs/perf-log/). The first program
     found stops the others; the shortest found counts.
     """
 
@@ -104,7 +104,7 @@ class Beside:
     Given `lead` (in `solve`: the team's beam's lead, Team.lead_program), the annealer's middle chain goes on from
     that program every `lead_every` steps (Annealer.start_from): the beam extends a line slot by slot and
     cannot go back on its early slots, which the annealer can, and the pair finds programs that neither finds
-    alone (BENCHMARKS.md). Started by `start`, stopped by `stop`."""
+    alone (docs/perf-log/). Started by `start`, stopped by `stop`."""
 
     def __init__(
         self, board: Board, stack_cap: int, most: int, seed: int = 1, tell: threading.Event | None = None,

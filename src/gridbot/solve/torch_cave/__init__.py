@@ -103,7 +103,7 @@ past the time limit, the answer is the best walk found ('solved') or none
 
 Complexity: two searches over the cells, O(cells); then one per key expanded
 or reached, O(cells) each; then O(labels x keys) with labels <= keys x
-2^torches in the worst case, far fewer in practice (see BENCHMARKS.md).
+2^torches in the worst case, far fewer in practice (BENCHMARKS.md#torch-cave).
 
 Layout: `solve` here runs the phases in order; `cave` holds the breadth-first
 searches and rules 7 and 8; `tables` the distances between keys and the memory
