@@ -10,12 +10,13 @@ tests run both on random tables and compare.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gridbot.kernels import kernel
 
 # ------------------------------------------------------------------ fingerprints
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def fingerprints(ends, vis, r1, r2):  # pragma: no cover - compiled
     """A 64-bit hash per fragment (row); equal fragments hash equally. O(k x S x W)."""
     k, s_count = ends.shape
@@ -41,7 +42,7 @@ def py_fingerprints(ends, vis, r1, r2):
 # ------------------------------------------------------------------ loop powers
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, n, budget):  # pragma: no cover - compiled
     """Continue listing the distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ..., for at most `budget` rows.
 
@@ -87,7 +88,7 @@ def power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, n, budget):  # pragma:
             return n, -1, used
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h):  # pragma: no cover - compiled
     """All distinct behaviours of LOOP(n){fragment k}, n = 1, 2, ..., in one go (see power_rows).
 
@@ -114,7 +115,7 @@ def py_loop_powers(ends, vis, k):
 # ------------------------------------------------------------------ orbits
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def trajectory(ends, vis, k, s0, seen, out_s, out_v):  # pragma: no cover - compiled
     """Iterate fragment k from state s0 until a state repeats.
 
@@ -155,7 +156,7 @@ def py_trajectory(ends, vis, k, s0):
     return states, marks, mu, len(states) - 1 - mu
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal, seen, scratch):  # pragma: no cover - compiled
     """For each pair i, does LOOP{y[yks[i]] g[gks[i]]} started at s0 mark every square?
 
@@ -221,7 +222,7 @@ def py_pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def first_cover(vis, states, marks, goal):  # pragma: no cover - compiled
     """For each (states[i], marks[i]): the first fragment k with vis[k, s] | marks == goal, or -1.
 
@@ -252,12 +253,12 @@ def py_first_cover(vis, states, marks, goal):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _count_children(mu, lam):  # pragma: no cover - compiled
     return max(0, mu - 2) + (mu + 2 * lam - max(2, mu + lam))
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def loop_children(ends, vis, s0, base, seen, traj_s, traj_v, max_total):  # pragma: no cover - compiled
     """Every non-dominated outcome of LOOP(n){k}, n >= 2, run once from s0, for the first fragments k.
 
@@ -330,7 +331,7 @@ def map_slots(capacity: int) -> int:
     return 1 << max(4, (2 * capacity - 1).bit_length())
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def map_slot(fp_keys, fp_rows, h):  # pragma: no cover - compiled
     """The slot holding fingerprint h, or the empty slot where it would go (linear probing). O(probe length)."""
     mask = fp_keys.shape[0] - 1
@@ -340,13 +341,13 @@ def map_slot(fp_keys, fp_rows, h):  # pragma: no cover - compiled
     return i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def map_get(fp_keys, fp_rows, h):  # pragma: no cover - compiled
     """The row stored under fingerprint h, or -1."""
     return fp_rows[map_slot(fp_keys, fp_rows, h)]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def map_put(fp_keys, fp_rows, h, row):  # pragma: no cover - compiled
     """Store `row` under fingerprint h (replacing what was there)."""
     i = map_slot(fp_keys, fp_rows, h)
@@ -354,7 +355,7 @@ def map_put(fp_keys, fp_rows, h, row):  # pragma: no cover - compiled
     fp_rows[i] = row
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def map_move(old_keys, old_rows, fp_keys, fp_rows):  # pragma: no cover - compiled
     """Put every entry of the old map into the new (empty) one. O(old length)."""
     for i in range(old_keys.shape[0]):
@@ -370,14 +371,16 @@ def py_map(fp_keys, fp_rows) -> dict[int, int]:
 # ------------------------------------------------------------------ admission into the store
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_keys, fp_rows):  # pragma: no cover - compiled
     """0: equal to the stored row with fingerprint h; 1: new, stored at n_rows; 2: same fingerprint, other row."""
     i = map_slot(fp_keys, fp_rows, h)
     row = fp_rows[i]
     if row < 0:
-        store_e[n_rows, :] = cand_e
-        store_v[n_rows, :, :] = cand_v
+        for s in range(cand_e.shape[0]):  # loops, not slice copies: a slice copy may allocate (see gridbot.kernels)
+            store_e[n_rows, s] = cand_e[s]
+            for w in range(cand_v.shape[1]):
+                store_v[n_rows, s, w] = cand_v[s, w]
         fp_keys[i] = h
         fp_rows[i] = n_rows
         return 1
@@ -386,7 +389,7 @@ def _admit_row(cand_e, cand_v, h, store_e, store_v, n_rows, fp_keys, fp_rows):  
     return 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _row_hash(cand_e, cand_v, r1, r2):  # pragma: no cover - compiled
     h = np.uint64(0)
     for s in range(cand_e.shape[0]):
@@ -396,7 +399,7 @@ def _row_hash(cand_e, cand_v, r1, r2):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def admit_rows(
     rows_e, rows_v, lo, hi, store_e, store_v, n_rows, fp_keys, fp_rows, r1, r2, status, hashes
 ):  # pragma: no cover - compiled
@@ -413,7 +416,7 @@ def admit_rows(
     return hi, n_rows
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _same_row(a, b):  # pragma: no cover - compiled
     for s in range(a.shape[0]):  # noqa: SIM110 - numba compiles this loop, not all() over a generator
         if a[s] != b[s]:
@@ -421,7 +424,7 @@ def _same_row(a, b):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _same_marks(a, b):  # pragma: no cover - compiled
     for s in range(a.shape[0]):
         for w in range(a.shape[1]):
@@ -430,7 +433,7 @@ def _same_marks(a, b):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _ends_hash(e, r1):  # pragma: no cover - compiled
     h = np.uint64(0)
     for s in range(e.shape[0]):
@@ -438,7 +441,7 @@ def _ends_hash(e, r1):  # pragma: no cover - compiled
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _collide(coll, coll_h, n_coll, kind, p1, p2, p3, h):  # pragma: no cover - compiled
     coll[n_coll, 0] = kind
     coll[n_coll, 1] = p1
@@ -448,7 +451,7 @@ def _collide(coll, coll_h, n_coll, kind, p1, p2, p3, h):  # pragma: no cover - c
     return n_coll + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def build_loops(
     store_e,
     store_v,
@@ -545,7 +548,7 @@ def build_loops(
     return body_hi, 0, 0, n_rows, n_coll, 0, examined
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def build_sequences(
     store_e,
     store_v,
@@ -607,7 +610,7 @@ def build_sequences(
 # ------------------------------------------------------------------ the fallback tour
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _turn_and_hop(out, length, facing, heading):  # pragma: no cover - compiled
     """Append the turns from `facing` to `heading` (none, R, R R or L) and an F to out; returns the new length."""
     turns = (heading - facing) % 4
@@ -622,7 +625,7 @@ def _turn_and_hop(out, length, facing, heading):  # pragma: no cover - compiled
     return length + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def tour(hops, start, facing, marked, seen, out):  # pragma: no cover - compiled
     """A depth-first tour of the squares joined to `start`, as move codes (0 F, 1 L, 2 R) in `out`.
 

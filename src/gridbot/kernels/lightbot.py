@@ -33,10 +33,9 @@ Run as plain Python (NUMBA_DISABLE_JIT=1 or `search.py_func`), the kernel gives
 the same answers, only slower; the tests compare the two.
 
 Speed: the kernel allocates nothing, so it is compiled without numba's
-reference counting (`_nrt=False`), and the helpers of the node loop are
-inlined. Each array passed to a function call otherwise costs atomic
-reference-count updates; on level 10 the two together made the search 2.8x
-faster (5.5 million nodes: 2.15 s before, 0.76 s after).
+reference counts (gridbot.kernels), and the helpers of the node loop are
+inlined (`kernel(inline=True)`): each array passed to a function call
+otherwise costs atomic reference-count updates, at every node.
 """
 
 from __future__ import annotations
@@ -44,7 +43,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
+
+from gridbot.kernels import kernel
 
 if TYPE_CHECKING:
     from gridbot.games.lightbot import Level
@@ -141,7 +141,7 @@ def state_table(mv: np.ndarray) -> np.ndarray:
     return after
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _popcount(x):  # pragma: no cover - compiled
     count = 0
     while x:
@@ -150,7 +150,7 @@ def _popcount(x):  # pragma: no cover - compiled
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _fits(chosen, gidx, wlen, lim, b, forced):  # pragma: no cover - compiled
     """Do X commands at the chosen gaps (bits over gidx) fit: at most b of them, each body within its limit?
 
@@ -176,7 +176,7 @@ def _fits(chosen, gidx, wlen, lim, b, forced):  # pragma: no cover - compiled
     return wlen[0] + per0 <= lim[0] and wlen[1] + per1 <= lim[1] and wlen[2] + per2 <= lim[2]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     """Gaps whose X commands light every light now: a mask over gap numbers, or -1 if there is none.
 
@@ -186,7 +186,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     return _solve_gaps(vec, wlen, lim, b, full, -1, work)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def win_with(g, vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     """Like win_gaps, but only the sets that contain gap g: the new wins when g's vector has just changed.
 
@@ -218,7 +218,7 @@ def win_with(g, vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     return rest | (np.int64(1) << g)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - compiled
     """A set of at most b gaps, not `forced`, whose vectors XOR to `target`, fitting the limits with one
     more X in the forced gap's body: a mask over gap numbers, or -1.
@@ -350,7 +350,7 @@ def trail_rows(cells: int) -> int:
     return (MAX_DEPTH + 1) * node_rows(cells)
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _log(trail, sc, kind, index, v0, v1, v2, old_stamp):  # pragma: no cover - compiled
     """Remember a value the running node is about to overwrite, so that backtracking can put it back."""
     t = sc[S_TTOP]
@@ -363,7 +363,7 @@ def _log(trail, sc, kind, index, v0, v1, v2, old_stamp):  # pragma: no cover - c
     sc[S_TTOP] = t + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _undo(mark, sc, trail, vec, stack, recs, idx, closed, stamp):  # pragma: no cover - compiled
     """Put back every value overwritten since the trail stood at `mark` (newest first)."""
     t = sc[S_TTOP]
@@ -388,14 +388,14 @@ def _undo(mark, sc, trail, vec, stack, recs, idx, closed, stamp):  # pragma: no 
     sc[S_TTOP] = t
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _closing_fails(proc, wlen, guess):  # pragma: no cover - compiled
     """Does closing procedure proc now end the search of this walk? An empty body (cut 3), or f1
     without its loop in the guessing search."""
     return wlen[proc] == 0 or (guess & GUESS_LOOP and proc == 1)
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _run(
     after, light, reach, full, L, lim, wb, wlen, closed, fresh, sc, vec, idx, recs, stack, trail, stamp, work
 ):  # pragma: no cover - compiled
@@ -517,7 +517,7 @@ def _run(
             pc = 0
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # pragma: no cover - compiled
     """_run for a node whose walk is complete (one X left: no slot can be reached undecided), writing
     nothing the search keeps: FAIL, OVERFLOW or UNDECIDED once the robot has stood on every light.
@@ -599,7 +599,7 @@ def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # 
             pc = 0
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _body_key(q, wb, wlen):  # pragma: no cover - compiled
     """What a call of procedure q runs, as one exact number: its body (4 bits of length, 3 bits per op)
     and, when it calls the other procedure, that one's body too; plus one, so that 0 means none."""
@@ -616,7 +616,7 @@ def _body_key(q, wb, wlen):  # pragma: no cover - compiled
     return key * 2 + 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _call(q, state, after, light, wb, wlen):  # pragma: no cover - compiled
     """Run procedure q (decided, closed, so without recursion: it returned) from `state`: the end state and
     the lights stood on during the call. O(commands run)."""
@@ -644,7 +644,7 @@ def _call(q, state, after, light, wb, wlen):  # pragma: no cover - compiled
     return state, lit
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _macro(a, state, after, light, wb, wlen, closed, mac, key):  # pragma: no cover - compiled
     """Macro step a (F, J, L, R, call f1, call f2) from `state`: the state after it (-1: a call of a
     procedure not yet written) and the lights it stands on. A call's effect is memoised in `mac` per
@@ -667,7 +667,7 @@ def _macro(a, state, after, light, wb, wlen, closed, mac, key):  # pragma: no co
     return mac[M_END + row, state], mac[M_LIT + row, state]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def _reaches_all(start, todo, k, after, light, many, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
     """Can k more commands of main stand the robot on every light of `todo`, from state `start`? A
     breadth-first search over states with the macro steps F, J, L, R and calls of the closed procedures
@@ -708,7 +708,7 @@ def _reaches_all(start, todo, k, after, light, many, wb, wlen, closed, mac, sc):
     return False
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _obligations(p, op, L, lim, wlen, cs):  # pragma: no cover - compiled
     """Procedures that, after appending walk op `op` to body p, would be inlined: one call site, outside
     their own body, with room for the inlined body however the X commands fall. Each needs a call of its
@@ -731,7 +731,7 @@ def _obligations(p, op, L, lim, wlen, cs):  # pragma: no cover - compiled
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _single_commands(p, opt, L, wlen, closed):  # pragma: no cover - compiled
     """Procedures whose body is one walk command for good, after option `opt` at the end of body p: each
     needs an X command of its own (see gridbot.solve.lightbot, cut 8). O(1).
@@ -746,7 +746,7 @@ def _single_commands(p, opt, L, wlen, closed):  # pragma: no cover - compiled
     return count
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs):  # pragma: no cover - compiled
     """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts."""
     n = wlen[p]
@@ -790,7 +790,7 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def search(
     mv,
     after,

@@ -17,22 +17,22 @@ ends, `light[pos]` the light's index or -1; bodies are rows of `body` over
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gridbot.kernels import kernel
 
 MAX_CALL_STEPS = 4096  # a call that runs longer never returns (the procedures here are at most 16 commands)
 E_END, E_MASK, E_SEEN, E_RETURNS, E_DONE = range(5)
 
 
-@njit(cache=True, nogil=True)
-def _effect(mv, light, body, blen, p, pos, facing, out):  # pragma: no cover - compiled
+@kernel
+def _effect(mv, light, body, blen, p, pos, facing, out, stack_p, stack_c):  # pragma: no cover - compiled
     """Run a call of procedure p from (pos, facing) with every light off.
 
     out: end state pos * 4 + facing, the lights it toggles (XOR), the set of
     toggle patterns it passes through (bit m: pattern m), and whether it
-    returns. O(commands run), at most MAX_CALL_STEPS.
+    returns. `stack_p`, `stack_c`: scratch for the call stack, 64 entries.
+    O(commands run), at most MAX_CALL_STEPS.
     """
-    stack_p = np.empty(64, np.int64)
-    stack_c = np.empty(64, np.int64)
     h = 0
     proc = p
     pc = 0
@@ -74,7 +74,7 @@ def _effect(mv, light, body, blen, p, pos, facing, out):  # pragma: no cover - c
     out[E_RETURNS] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel(allocates=True)
 def shortest_main(
     mv, light, full, start, start_facing, body, blen, max_len, eff, dist, parent, queue
 ):  # pragma: no cover - compiled
@@ -95,6 +95,8 @@ def shortest_main(
     head = 0
     tail = 1
     out = np.zeros(5, np.int64)
+    stack_p = np.empty(64, np.int64)
+    stack_c = np.empty(64, np.int64)
     while head < tail:
         s = queue[head]
         head += 1
@@ -126,7 +128,7 @@ def shortest_main(
             else:
                 p = op - 4
                 if eff[pf, p, E_DONE] == 0:
-                    _effect(mv, light, body, blen, p, pos, facing, out)
+                    _effect(mv, light, body, blen, p, pos, facing, out, stack_p, stack_c)
                     for j in range(4):
                         eff[pf, p, j] = out[j]
                     eff[pf, p, E_DONE] = 1
@@ -153,7 +155,7 @@ def shortest_main(
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _neighbour(mv, light, width, patterns, s, op, backwards):  # pragma: no cover - compiled
     """The state one command `op` (F J L R X) leads to from state s, or (backwards) the state it leads to s from;
     -1 if none. A command that changes nothing (a move that cannot move, X off a light) is no step. Backwards no
@@ -178,7 +180,7 @@ def _neighbour(mv, light, width, patterns, s, op, backwards):  # pragma: no cove
     return -1 if light[pos] < 0 else s ^ (1 << light[pos])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _spread(mv, light, width, patterns, dist, queue, tail, backwards):  # pragma: no cover - compiled
     """Breadth-first from the `tail` states in `queue` (their `dist` set, every other -1): each state's fewest
     commands from them (backwards: to them). O(states x 5)."""
@@ -194,7 +196,7 @@ def _spread(mv, light, width, patterns, dist, queue, tail, backwards):  # pragma
                 tail += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def distances(mv, light, full, start, start_facing, width, dist_from, dist_to, queue):  # pragma: no cover
     """Breadth-first distances over states (position, facing, lights on), single commands F J L R X.
 

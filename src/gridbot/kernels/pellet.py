@@ -23,7 +23,8 @@ checks the clock between calls. Run as plain Python (NUMBA_DISABLE_JIT=1 or
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from gridbot.kernels import kernel
 
 # search results
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2
@@ -45,7 +46,7 @@ R_EFF, R_USED, R_EDGES, R_QUEUED = 9, 10, 11, 12
 N_SCRATCH = 13
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _path_parity_ok(count, black, col_a, col_b):  # pragma: no cover - compiled
     """Can `count` cells, `black` of colour 1, be a path from a cell of colour col_a?
 
@@ -62,7 +63,7 @@ def _path_parity_ok(count, black, col_a, col_b):  # pragma: no cover - compiled
     return same == other and (col_b < 0 or col_b != col_a)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def block_check(head, free, col, n_free, off, scratch, stamp, info):  # pragma: no cover - compiled
     """Test whether the unvisited cells U can still be covered by a path from `head`.
 
@@ -202,7 +203,7 @@ def block_check(head, free, col, n_free, off, scratch, stamp, info):  # pragma: 
     return OK
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def forced_check(head, free, deg, off, scratch, stamp):  # pragma: no cover - compiled
     """Forced-edge propagation once the path's end is known; True unless it proves a dead position.
 
@@ -290,7 +291,7 @@ def forced_check(head, free, deg, off, scratch, stamp):  # pragma: no cover - co
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def root_state(opened, start, off, pellets, free, deg, sc):  # pragma: no cover - compiled
     """Fill (free, deg, sc) of the search's root from the open cells; return the open cells' bounding-box area.
 
@@ -333,7 +334,7 @@ def root_state(opened, start, off, pellets, free, deg, sc):  # pragma: no cover 
     return (bottom - top + 1) * (right - left + 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _flood_ok(head, free, off, n_free, scratch, stamp):  # pragma: no cover - compiled
     """The baseline's test: every cell of U is reachable from the head. O(|U|)."""
     seen = scratch[R_SEEN]
@@ -355,7 +356,7 @@ def _flood_ok(head, free, off, n_free, scratch, stamp):  # pragma: no cover - co
     return reached == n_free
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _apply(h, n, free, deg, off, sc):  # pragma: no cover - compiled
     """Move the head from h to n: n leaves U, h stops counting for its neighbours. O(1)."""
     free[n] = 0
@@ -372,7 +373,7 @@ def _apply(h, n, free, deg, off, sc):  # pragma: no cover - compiled
                 sc[S_ZEROS] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _undo(h, n, free, deg, off, sc):  # pragma: no cover - compiled
     """Exactly reverse _apply(h, n). O(1)."""
     for k in range(4):
@@ -389,7 +390,7 @@ def _undo(h, n, free, deg, off, sc):  # pragma: no cover - compiled
         sc[S_ONES] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _memo_slot(mask, head, tkey, thead):  # pragma: no cover - compiled
     """The slot of position (mask, head) in the table: its own, else the first empty one, else -1.
 
@@ -405,7 +406,7 @@ def _memo_slot(mask, head, tkey, thead):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search(
     off, free, deg, col, key, sc, path, cand, ncand, cidx, scratch, info, budget, mode, bit, tkey, thead
 ):  # pragma: no cover - compiled
@@ -519,7 +520,7 @@ def search(
             d -= 1
 
 
-@njit(cache=True, nogil=True)  # the server makes boards in threads
+@kernel(allocates=True)
 def backbite(width, height, moves, seed, path):  # pragma: no cover - compiled
     """A random Hamiltonian path of the full width x height grid, into `path`.
 
@@ -580,7 +581,7 @@ def backbite(width, height, moves, seed, path):  # pragma: no cover - compiled
             hi -= 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def follow(nxt, start, order):  # pragma: no cover - compiled
     """Walk successor links from `start` into `order` (nxt[i] is the cell after i, -1 after the last).
 

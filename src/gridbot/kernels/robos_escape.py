@@ -34,9 +34,7 @@ node counts, only slower; the tests compare the two.
 
 from __future__ import annotations
 
-from numba import njit
-
-from gridbot.games.robos_escape import MAX_COMMANDS
+from gridbot.kernels import kernel
 
 # results of search
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2
@@ -73,12 +71,15 @@ F_KIND, F_P, F_OPT, F_NAMES, F_CALLPC = range(N_REGS, N_REGS + 5)
 N_FRAME = N_REGS + 5
 KIND_SLOT, KIND_LABEL = 0, 1
 
+# the game's limit on executed commands (gridbot.games.robos_escape.MAX_COMMANDS, kept here because a kernel imports
+# nothing of the game: gridbot.solve.robos_escape checks that the two are equal)
+MAX_COMMANDS = 10_000
 # capacity of the pool, the records and the logs: one path executes at most MAX_COMMANDS commands,
 # each pushing at most once, recording once, changing at most one cell; a record dies at most once
 CAPACITY = MAX_COMMANDS + 8
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _forbidden(left, right):  # pragma: no cover - compiled
     """Rules 1 and 2 on two adjacent tokens: `LR RL LL GG LG RG XG` and `n'n`. O(1)."""
     if right == G:
@@ -90,7 +91,7 @@ def _forbidden(left, right):  # pragma: no cover - compiled
     return CALL <= left < LABEL and right == left + NAMES
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
     """May slot p hold `token`, given its decided neighbours (rules 1, 2, `RRR`) and rule 6? Counts the cut. O(1)."""
     if token == X and sc[S_NO_LASER]:
@@ -113,7 +114,7 @@ def allowed(slots, L, p, token, sc):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split_owner(frames, f, workers):  # pragma: no cover - compiled
     """The worker whose share holds the subtree of the options applied at frames 0..f: a hash of the path itself,
     not a count of the subtrees met before it, because a share that has found an escape raises its coin bound
@@ -124,7 +125,7 @@ def split_owner(frames, f, workers):  # pragma: no cover - compiled
     return h % workers
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search(
     cells,
     deltas,

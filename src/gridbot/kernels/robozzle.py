@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridbot.kernels import compiled
+from gridbot.kernels import kernel
 
 EXHAUSTED, FOUND, PAUSED = 0, 1, 2
 # what a run of the machine stopped at
@@ -101,20 +101,20 @@ T_COLOUR, T_STAR, T_OP, T_CS, T_ND, T_CLOSED, T_STACK = range(7)
 K_END, K_RUN, K_SKIP = 0, 1, 2
 
 
-@compiled
+@kernel
 def _copy(to, source) -> None:
-    """`to[:] = source` for arrays of one or two dimensions, as a loop (a slice copy may allocate, see compiled)."""
+    """`to[:] = source` for arrays of one or two dimensions, as a loop (a slice copy may allocate: gridbot.kernels)."""
     flat, whole = to.reshape(-1), source.reshape(-1)
     for i in range(flat.shape[0]):
         flat[i] = whole[i]
 
 
-@compiled
+@kernel
 def _option(kind: int, op: int, cs: int) -> int:
     return kind | ((op + 1) << 2) | (cs << 6)
 
 
-@compiled
+@kernel
 def _log(trail: np.ndarray, sc: np.ndarray, kind: int, index: int, old: int) -> None:
     top = sc[S_TTOP]
     trail[top, 0] = kind
@@ -129,7 +129,7 @@ def trail_rows(cells: int, stack_cap: int) -> int:
     return MAX_FRAMES * (3 * stack_cap + 2 * cells + 8) + 8
 
 
-@compiled
+@kernel
 def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
     top = sc[S_TTOP]
     while top > mark:
@@ -152,7 +152,7 @@ def _undo(trail, sc, mark, colour, star, op, cs, nd, closed, stack) -> None:
     sc[S_TTOP] = top
 
 
-@compiled
+@kernel
 def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, board, colour, sp, node) -> bool:
     """At the entry of function f: has this state (tile, facing, stars left and the board's colours) been seen at
     a frame entry that is still open below, on this path? Then everything from there repeats for ever and the
@@ -189,7 +189,7 @@ def _repeats(records, path, dropped, sc, f, pos, facing, left, paints, board, co
     return False
 
 
-@compiled
+@kernel
 def _keep_colours(rec, colour) -> None:
     """Copy the tiles' colours into a record, two bits a tile (a hole as 3). O(tiles)."""
     for w in range(N_RECORD - R_BOARD):
@@ -198,7 +198,7 @@ def _keep_colours(rec, colour) -> None:
         rec[R_BOARD + t // 32] |= (colour[t] & 3) << (2 * (t % 32))
 
 
-@compiled
+@kernel
 def _same_colours(rec, colour) -> bool:
     """Are the tiles' colours those the record copied? O(tiles)."""
     for t in range(colour.shape[0]):  # noqa: SIM110 - numba compiles this loop, not all() over a generator
@@ -207,7 +207,7 @@ def _same_colours(rec, colour) -> bool:
     return True
 
 
-@compiled
+@kernel
 def _tile_hash(tile, c) -> int:
     """A 62-bit number for "tile has colour c": the board's hash is the exclusive or of these over the tiles
     painted away from the start's colours. Random-looking, from the annealer's 31-bit generator (no overflow)."""
@@ -215,7 +215,7 @@ def _tile_hash(tile, c) -> int:
     return (a << 31) | _lcg(a)
 
 
-@compiled
+@kernel
 def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc, seen=None) -> int:
     """Run the machine from the registers in `sc` until a slot must be decided (_DECIDE, registers at that slot),
     the last star is collected (_WIN) or the run is lost (_LOSE). A stack entry or a tile's colour is logged on
@@ -328,7 +328,7 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     return result
 
 
-@compiled
+@kernel
 def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
     """Fill `frame`'s options for the slot at the registers; returns how many there are.
 
@@ -385,7 +385,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     return n
 
 
-@compiled
+@kernel
 def _renamed_first(f, size, slots, nd, sc) -> bool:
     """Would function f (not F1), ending with `size` slots, fit a function h that comes before it in the renaming
     order (fewer slots, or as many and a lower number) and was not called before f was first called? Then renaming
@@ -404,7 +404,7 @@ def _renamed_first(f, size, slots, nd, sc) -> bool:
     return False
 
 
-@compiled
+@kernel
 def _turns_before(f, pc, cond, op, cs) -> tuple:
     """The turn right before slot pc of function f when its condition set is exactly `cond` (else OP_F), and
     whether the two slots before are both `L` with that set."""
@@ -415,7 +415,7 @@ def _turns_before(f, pc, cond, op, cs) -> tuple:
     return before, two_lefts
 
 
-@compiled
+@kernel
 def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
@@ -475,7 +475,7 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
     return n
 
 
-@compiled
+@kernel
 def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     """Decide the slot at the registers as option `code` says (logged on the trail)."""
     f, pc = sc[S_F], sc[S_PC]
@@ -504,7 +504,7 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     cs[f, pc] = conds
 
 
-@compiled
+@kernel
 def _save(frame, sc) -> None:
     """Keep the registers (and the trail's top) in `frame`, for _restore."""
     for k in range(N_SAVED):
@@ -512,14 +512,14 @@ def _save(frame, sc) -> None:
     frame[FR_TRAIL] = sc[S_TTOP]
 
 
-@compiled
+@kernel
 def _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack) -> None:
     _undo(trail, sc, frame[FR_TRAIL], colour, star, op, cs, nd, closed, stack)
     for k in range(N_SAVED):
         sc[SAVED[k]] = frame[k]
 
 
-@compiled
+@kernel
 def _mine(sc, depth) -> bool:
     """In a share of the tree: is the option about to be applied at `depth` this worker's?"""
     if sc[S_WORKERS] <= 1 or depth != sc[S_SPLIT_DEPTH]:
@@ -529,7 +529,7 @@ def _mine(sc, depth) -> bool:
     return k % sc[S_WORKERS] == sc[S_WORKER]
 
 
-@compiled
+@kernel
 def search(
     step,
     colour,
@@ -601,7 +601,7 @@ def search(
 # ---------------------------------------------------------------- the heuristic: a beam over decisions
 
 
-@compiled
+@kernel
 def _from_start(node, colour0, star0, start, facing, stars, colour, star, sc) -> None:
     """The board and the registers as at the start, for a run as node `node` (new at every call)."""
     _copy(colour, colour0)
@@ -609,7 +609,7 @@ def _from_start(node, colour0, star0, start, facing, stars, colour, star, sc) ->
     _registers_from_start(node, start, facing, stars, sc)
 
 
-@compiled
+@kernel
 def _registers_from_start(node, start, facing, stars, sc) -> None:
     """The registers as at the start (an empty trail), for a run as node `node`; the board is left as it is."""
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
@@ -617,7 +617,7 @@ def _registers_from_start(node, start, facing, stars, sc) -> None:
     sc[S_NODES], sc[S_BOARD] = node - 1, 0
 
 
-@compiled
+@kernel
 def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
             stamp, records, rpath, dropped, sc) -> int:  # fmt: skip
     """Run the program that the first `n` decisions of `path` (option codes) make, from the start: _WIN, _LOSE, or
@@ -637,7 +637,7 @@ def _replay(path, n, node, step, colour0, star0, start, facing, stars, colour, s
         k += 1
 
 
-@compiled
+@kernel
 def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped,
                sc) -> int:  # fmt: skip
     """Run on from the registers as node `node` at depth `level` of the path (so that loop records and logged
@@ -646,7 +646,7 @@ def _run_level(level, node, step, colour, star, op, cs, nd, closed, stack, trail
     return _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath, dropped, sc)
 
 
-@compiled
+@kernel
 def _nearest(here, star, spos, sdist, snear) -> int:
     """The moves from tile `here` to the nearest star left (1 << 20 when none is reachable): the stars from
     `here` in the order `snear[here]` (nearest first), the first left is it; with one row of `spos` at -1 (many
@@ -660,7 +660,7 @@ def _nearest(here, star, spos, sdist, snear) -> int:
     return 1 << 20
 
 
-@compiled
+@kernel
 def beam_step(parents, d, count, child_parent, child_option, scores, won, step, colour0, star0, start, facing,
               stars, slots, paints, present, prev_same, colour, star, op, cs, nd, closed, stack, trail, stamp,
               records, rpath, dropped, frames, frame, sc, node, spos, sdist, snear, weights,
@@ -766,13 +766,13 @@ MOVES = 8  # kinds of change the annealer draws from (_mutate): 0-4 change or ad
 PERMILLE_TWICE = 300  # of its steps, this many change two slots rather than one
 
 
-@compiled
+@kernel
 def _lcg(x) -> int:
     """The next number of a linear congruential generator mod 2**31 (x below it: stays within int64)."""
     return (x * 1103515245 + 12345) % RNG_MOD
 
 
-@compiled
+@kernel
 def _random(state, n) -> int:
     """A number in 0..n-1 (n < 2**24) from the annealer's generator: an LCG mod 2**31, which stays within int64, so
     that compiled and plain runs draw the same numbers."""
@@ -781,7 +781,7 @@ def _random(state, n) -> int:
     return ((x >> 7) * n) >> 24
 
 
-@compiled
+@kernel
 def whole_score(node, step, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail,
                 stamp, records, rpath, dropped, sc, spos, sdist, snear, seen=None) -> int:  # fmt: skip
     """Run the whole program in `op`, `cs` (one condition bit a slot), `nd` (every function closed) from the start,
@@ -803,7 +803,7 @@ def whole_score(node, step, start, facing, stars, colour, star, op, cs, nd, clos
     return score
 
 
-@compiled
+@kernel
 def _random_command(state, alphabet, conds, op, cs, f, i) -> None:
     op[f, i] = alphabet[_random(state, alphabet.shape[0])]
     cs[f, i] = NO_COND
@@ -811,7 +811,7 @@ def _random_command(state, alphabet, conds, op, cs, f, i) -> None:
         cs[f, i] = conds[_random(state, conds.shape[0])]
 
 
-@compiled
+@kernel
 def _some_function(state, slots) -> int:
     """A function drawn at random, each as likely as its share of the slots."""
     r = _random(state, slots.sum())
@@ -822,7 +822,7 @@ def _some_function(state, slots) -> int:
     return f
 
 
-@compiled
+@kernel
 def _insert(op, cs, nd, f, p) -> None:
     """Make room for a slot at `p` of function `f` (its command is left as it was: the caller sets it)."""
     for i in range(nd[f], p, -1):
@@ -831,7 +831,7 @@ def _insert(op, cs, nd, f, p) -> None:
     nd[f] += 1
 
 
-@compiled
+@kernel
 def _insert_anywhere(state, op, cs, nd, g, o, c) -> None:
     """Put command `o` with condition `c` at a random place in function `g` (which has a slot free)."""
     q = _random(state, nd[g] + 1)
@@ -839,7 +839,7 @@ def _insert_anywhere(state, op, cs, nd, g, o, c) -> None:
     op[g, q], cs[g, q] = o, c
 
 
-@compiled
+@kernel
 def _delete(op, cs, nd, f, p) -> None:
     """Remove slot `p` of function `f`, the slots after it moving up."""
     for i in range(p, nd[f] - 1):
@@ -848,7 +848,7 @@ def _delete(op, cs, nd, f, p) -> None:
     nd[f] -= 1
 
 
-@compiled
+@kernel
 def _seen_condition(state, conds, f, p) -> int:
     """A condition for slot `p` of function `f`: one of the colours the current program's run stood on there
     (A_SEEN), when it stood on two or more that a condition may name (only those split the slot's runs), else any
@@ -871,7 +871,7 @@ def _seen_condition(state, conds, f, p) -> int:
     return conds[0]
 
 
-@compiled
+@kernel
 def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
     """One random change of the program: a slot's command and condition, its condition or its command alone, a
     command inserted (when a slot is free and the program has fewer than `most` slots) or one deleted, two slots
@@ -918,7 +918,7 @@ def _mutate(state, most, slots, alphabet, conds, op, cs, nd) -> None:
         _random_command(state, alphabet, conds, op, cs, f, p)
 
 
-@compiled
+@kernel
 def _runs_the_same(op, cs, nd, cur_op, cur_cs, cur_nd, state) -> bool:
     """Does the program in `op`, `cs`, `nd` do what the current one does at every slot the current program's run
     looked at, on every colour it saw there (A_SEEN, see _run)? A slot never looked at can hold anything, and one
@@ -941,7 +941,7 @@ def _runs_the_same(op, cs, nd, cur_op, cur_cs, cur_nd, state) -> bool:
     return True
 
 
-@compiled
+@kernel
 def _keep_seen(state, seen, won) -> None:
     """What the current program's run saw is the last run's; when that run won, it serves nothing (a win with
     more slots than wanted scores by its slots, not by its run)."""
@@ -949,7 +949,7 @@ def _keep_seen(state, seen, won) -> None:
     _copy(state[A_SEEN : A_SEEN + MAX_FUNCTIONS * SEEN_WIDTH], seen)
 
 
-@compiled
+@kernel
 def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op, cur_cs, cur_nd, node,
            step, start, facing, stars, colour, star, op, cs, nd, closed, stack, trail, stamp, records, rpath,
            dropped, sc, spos, sdist, snear) -> tuple:  # fmt: skip
@@ -1021,7 +1021,7 @@ def anneal(count, work, temperature, most, slots, alphabet, conds, state, cur_op
     return node, False
 
 
-@compiled
+@kernel
 def _copy_program(op, cs, nd, to_op, to_cs, to_nd) -> None:
     """Make `to_op`, `to_cs`, `to_nd` equal to `op`, `cs`, `nd` (whole arrays), where they differ by at most two
     changes (_mutate) made to one of them: a change writes a function's slots only below the larger of its slot

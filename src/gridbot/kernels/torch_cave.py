@@ -6,10 +6,10 @@ from the caller (sized to the cave once per solve), so that nothing is
 allocated per call. Move codes: 0 up, 1 down, 2 left, 3 right (`u d l r`).
 
 The functions are plain Python that works on lists and bytes as well as on
-numpy arrays: on a small cave they run as they are, which spares loading
-numba (about a second in a fresh process). `compiled()` gives the same
-functions compiled by numba (cached on disk), for big caves and many
-searches; the tests compare the two.
+numpy arrays: on a small cave they run as they are, which spares loading the
+compiled ones (about a second in a fresh process). `compiled()` gives the
+same functions compiled by gridbot.kernels.kernel (each plain function is the
+compiled one's twin, `py_func`), for big caves and many searches.
 """
 
 from __future__ import annotations
@@ -17,12 +17,17 @@ from __future__ import annotations
 import functools
 from types import SimpleNamespace
 
+import numpy as np
+
+from gridbot.kernels import kernel
+
 UP, DOWN, LEFT, RIGHT = range(4)
 EVERYTHING = -1  # `wanted` of a search that covers every reachable cell
 FAR = 1 << 40  # "no other source" in nearest_other
 _LETTERS = bytes.maketrans(bytes(range(4)), b"udlr")
 
 
+@kernel(plain=True)  # plain Python in the plain searches, compiled into the compiled ones
 def neighbour(cell, k, width, size):  # type: ignore[no-untyped-def]
     """The k-th neighbour of `cell` (k = 0 up, 1 down, 2 left, 3 right), or -1 off the grid. Found by
     position, not by value: when the cave is one cell wide, cell - 1 is the cell above. O(1)."""
@@ -202,6 +207,13 @@ def moves_text(codes, count: int) -> str:  # type: ignore[no-untyped-def]
     return bytes(bytearray(codes[:count]))[::-1].translate(_LETTERS).decode("ascii")
 
 
+# the compiled searches: made here, loaded from numba's cache (or compiled) only when `compiled()` first runs them
+_FAST = SimpleNamespace(
+    bfs=kernel(bfs), lit_shortest=kernel(lit_shortest), lit_path_back=kernel(lit_path_back),
+    nearest_other=kernel(nearest_other),
+)  # fmt: skip
+
+
 def loaded() -> bool:
     """Have the compiled functions been loaded in this process (so that using them costs nothing more)?"""
     return compiled.cache_info().currsize > 0
@@ -212,18 +224,7 @@ def compiled() -> SimpleNamespace:
     """The functions above compiled by numba (cached on disk), loaded once per process and run once on a tiny
     cave, so that none loads later. About a second in a fresh process (numba's own start), more the very
     first time, when numba compiles them."""
-    import numpy as np
-    from numba import njit
-    from numba.extending import register_jitable
-
-    register_jitable(neighbour)  # the plain function, callable from compiled code too
-    jit = njit(cache=True)
-    fast = SimpleNamespace(
-        bfs=jit(bfs),
-        lit_shortest=jit(lit_shortest),
-        lit_path_back=jit(lit_path_back),
-        nearest_other=jit(nearest_other),
-    )
+    fast = _FAST
     # the types the solver passes: walls read-only uint8, work arrays int32, codes int8, marks uint8
     walls = np.frombuffer(bytes(4), np.uint8)
     dist, queue, best, owner = (np.full(4, -1, np.int32) for _ in range(4))

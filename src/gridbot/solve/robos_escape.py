@@ -126,6 +126,9 @@ from gridbot.result import SolveResult, Status
 from gridbot.solve import deepening
 from gridbot.solve.deepening import Schedule
 
+if kern.MAX_COMMANDS != robos_escape.MAX_COMMANDS:  # pragma: no cover - the kernel's copy of the game's limit
+    raise ImportError("gridbot.kernels.robos_escape.MAX_COMMANDS differs from the game's")
+
 MAX_ALL = 100
 NAME = robos_escape.NAME
 MAX_TOKENS = 200  # no length beyond this is searched; a level's proof needs far fewer
