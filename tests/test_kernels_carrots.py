@@ -1,4 +1,4 @@
-"""Each compiled Carrots kernel against its pure-Python twin, on random fragment tables."""
+"""Each Carrots kernel against its reference implementation (tests/reference_carrots.py), on random fragment tables."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
 from gridbot.kernels import carrots as kern
+
+from . import reference_carrots as ref
 
 
 @st.composite
@@ -30,21 +32,21 @@ def hash_weights(rng, vis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @settings(max_examples=200, deadline=None)
 @given(tables())
-def test_fingerprints_twin(data) -> None:
+def test_fingerprints_as_the_reference(data) -> None:
     rng, ends, vis = data
     r1, r2 = hash_weights(rng, vis)
-    assert np.array_equal(kern.fingerprints(ends, vis, r1, r2), kern.py_fingerprints(ends, vis, r1, r2))
+    assert np.array_equal(kern.fingerprints(ends, vis, r1, r2), ref.fingerprints(ends, vis, r1, r2))
 
 
 @settings(max_examples=200, deadline=None)
 @given(tables())
-def test_loop_powers_twin(data) -> None:
+def test_loop_powers_as_the_reference(data) -> None:
     rng, ends, vis = data
     r1, r2 = hash_weights(rng, vis)
     out_e, out_v, out_h = power_buffers(vis)
     for k in range(ends.shape[0]):
         n = kern.loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h)
-        assert_powers(out_e, out_v, n, kern.py_loop_powers(ends, vis, k))
+        assert_powers(out_e, out_v, n, ref.loop_powers(ends, vis, k))
 
 
 def power_buffers(vis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -55,7 +57,7 @@ def power_buffers(vis: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def assert_powers(out_e: np.ndarray, out_v: np.ndarray, n: int, rows: list[tuple[np.ndarray, np.ndarray]]) -> None:
-    """The kernel's n powers in the buffers are the twin's rows."""
+    """The kernel's n powers in the buffers are the reference's rows."""
     assert n == len(rows)
     for i, (e, v) in enumerate(rows):
         assert np.array_equal(out_e[i], e) and np.array_equal(out_v[i], v)
@@ -63,7 +65,7 @@ def assert_powers(out_e: np.ndarray, out_v: np.ndarray, n: int, rows: list[tuple
 
 @settings(max_examples=200, deadline=None)
 @given(tables(), st.data())
-def test_trajectory_and_loop_children_twins(data, more) -> None:
+def test_trajectory_and_loop_children_as_the_reference(data, more) -> None:
     rng, ends, vis = data
     S, W = vis.shape[1:]
     s0 = more.draw(st.integers(0, S - 1))
@@ -73,16 +75,16 @@ def test_trajectory_and_loop_children_twins(data, more) -> None:
     out_v = np.empty((S + 2, W), np.uint64)
     for k in range(ends.shape[0]):
         mu, lam = kern.trajectory(ends, vis, k, s0, seen, out_s, out_v)
-        states, marks, mu2, lam2 = kern.py_trajectory(ends, vis, k, s0)
+        states, marks, mu2, lam2 = ref.trajectory(ends, vis, k, s0)
         assert (mu, lam) == (mu2, lam2)
         assert out_s[: mu + lam + 1].tolist() == states
         assert all(np.array_equal(out_v[i], m) for i, m in enumerate(marks))
         assert (seen == -1).all()
     done, body, count, state, marks = kern.loop_children(ends, vis, s0, base, seen, out_s, out_v, 2**40)
-    twin = kern.py_loop_children(ends, vis, s0, base)
+    reference = ref.loop_children(ends, vis, s0, base)
     assert done == ends.shape[0]
     assert [(int(b), int(c), int(s), m.tobytes()) for b, c, s, m in zip(body, count, state, marks, strict=True)] == [
-        (b, c, s, m.tobytes()) for b, c, s, m in twin
+        (b, c, s, m.tobytes()) for b, c, s, m in reference
     ]
     # with a cap on the outcomes per call, the calls' outputs (bodies shifted by where each call began) add up to
     # the same list, each call within the cap unless a single fragment alone exceeds it
@@ -96,12 +98,12 @@ def test_trajectory_and_loop_children_twins(data, more) -> None:
             (int(b) + lo, int(c), int(s), m.tobytes()) for b, c, s, m in zip(body, count, state, marks, strict=True)
         ]
         lo += done
-    assert pieces == [(b, c, s, m.tobytes()) for b, c, s, m in twin]
+    assert pieces == [(b, c, s, m.tobytes()) for b, c, s, m in reference]
 
 
 @settings(max_examples=200, deadline=None)
 @given(tables(), tables(), st.data())
-def test_pair_covers_and_first_cover_twins(first, second, more) -> None:
+def test_pair_covers_and_first_cover_as_the_reference(first, second, more) -> None:
     rng, ye, yv = first
     _, ge, gv = second
     S = min(ye.shape[1], ge.shape[1])
@@ -117,10 +119,10 @@ def test_pair_covers_and_first_cover_twins(first, second, more) -> None:
     seen = np.full(S, -1, np.int64)
     scratch = np.empty(S + 1, np.int64)
     got = kern.pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal, seen, scratch)
-    assert np.array_equal(got, kern.py_pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal))
+    assert np.array_equal(got, ref.pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal))
     states = rng.integers(0, S, size=5)
     marks = rng.integers(0, 8, size=(5, W), dtype=np.uint64)
-    assert np.array_equal(kern.first_cover(yv, states, marks, goal), kern.py_first_cover(yv, states, marks, goal))
+    assert np.array_equal(kern.first_cover(yv, states, marks, goal), ref.first_cover(yv, states, marks, goal))
     target(float(got.sum()))  # steer towards tables where some pairs do cover
 
 
@@ -136,7 +138,7 @@ def test_power_rows_resumed_in_small_steps_list_the_same_powers(data, step: int)
             n, status, used = kern.power_rows(ends, vis, k, r1, r2, out_e, out_v, out_h, n, step)
             assert 1 <= used <= step
         assert status == 0
-        assert_powers(out_e, out_v, n, kern.py_loop_powers(ends, vis, k))
+        assert_powers(out_e, out_v, n, ref.loop_powers(ends, vis, k))
 
 
 @settings(max_examples=100, deadline=None)
@@ -150,7 +152,7 @@ def test_fingerprint_map_is_a_dict(entries, clustered: bool) -> None:
         h = h * len(keys) % 2**64 if clustered else h  # multiples of the length: all start at slot 0
         kern.map_put(keys, rows, np.uint64(h), row)
         expected[h] = row
-    assert kern.py_map(keys, rows) == expected
+    assert ref.map_entries(keys, rows) == expected
     bigger_keys = np.zeros(2 * len(keys), np.uint64)
     bigger_rows = np.full(len(bigger_keys), -1, np.int64)
     kern.map_move(keys, rows, bigger_keys, bigger_rows)

@@ -1,10 +1,10 @@
-"""Compiled hot loops of the Carrots solver, each with a pure-Python twin.
+"""Compiled hot loops of the Carrots solver (gridbot.kernels.kernel: each one's twin is `kernel.py_func`).
 
 Data layout shared by every kernel: a *fragment table* holds, for k fragments and
 S = 4 x squares states (state = 4 x square + facing), `ends[k, s]` (int32, the
 state after running fragment k from s) and `vis[k, s, w]` (uint64 words of the
-bitset of squares landed on meanwhile). The twins (`py_*`) define the meaning;
-tests run both on random tables and compare.
+bitset of squares landed on meanwhile). tests/reference_carrots.py computes the
+same things another way; the tests compare the two on random tables.
 """
 
 from __future__ import annotations
@@ -30,13 +30,6 @@ def fingerprints(ends, vis, r1, r2):  # pragma: no cover - compiled
                 h += vis[i, s, w] * r2[s, w]
         out[i] = h
     return out
-
-
-def py_fingerprints(ends, vis, r1, r2):
-    with np.errstate(over="ignore"):
-        return ((ends.astype(np.uint64) + np.uint64(1)) * r1).sum(axis=1, dtype=np.uint64) + (vis * r2).sum(
-            axis=(1, 2), dtype=np.uint64
-        )
 
 
 # ------------------------------------------------------------------ loop powers
@@ -102,16 +95,6 @@ def loop_powers(ends, vis, k, r1, r2, out_e, out_v, out_h):  # pragma: no cover 
     return n if status == 0 else -1
 
 
-def py_loop_powers(ends, vis, k):
-    """Twin of loop_powers: the list of distinct (ends, vis) rows of LOOP(n){k}, n = 1, 2, ..."""
-    rows: list[tuple[np.ndarray, np.ndarray]] = []
-    e, v = ends[k].copy(), vis[k].copy()
-    while not any(np.array_equal(e, e2) and np.array_equal(v, v2) for e2, v2 in rows):
-        rows.append((e, v))
-        e, v = ends[k][e], v | vis[k][e]
-    return rows
-
-
 # ------------------------------------------------------------------ orbits
 
 
@@ -141,19 +124,6 @@ def trajectory(ends, vis, k, s0, seen, out_s, out_v):  # pragma: no cover - comp
     for i in range(n):
         seen[out_s[i]] = -1
     return mu, n - mu
-
-
-def py_trajectory(ends, vis, k, s0):
-    """Twin of trajectory: (states, cumulative marks as int tuples, mu, lam)."""
-    states, marks, where = [s0], [np.zeros(vis.shape[2], np.uint64)], {}
-    s = s0
-    while s not in where:
-        where[s] = len(states) - 1
-        marks.append(marks[-1] | vis[k, s])
-        s = int(ends[k, s])
-        states.append(s)
-    mu = where[s]
-    return states, marks, mu, len(states) - 1 - mu
 
 
 @kernel(allocates=True)
@@ -206,22 +176,6 @@ def pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal, seen, scratch):  # pra
     return out
 
 
-def py_pair_covers(ye, yv, yks, ge, gv, gks, s0, base, goal):
-    out = np.zeros(len(yks), np.int8)
-    for i, (y, g) in enumerate(zip(yks, gks, strict=True)):
-        acc, s, seen = base.copy(), s0, set()
-        while s not in seen:
-            seen.add(s)
-            mid = int(ye[y, s])
-            acc |= yv[y, s]
-            if g >= 0:
-                acc |= gv[g, mid]
-                mid = int(ge[g, mid])
-            s = mid
-        out[i] = int(np.array_equal(acc, goal))
-    return out
-
-
 @kernel(allocates=True)
 def first_cover(vis, states, marks, goal):  # pragma: no cover - compiled
     """For each (states[i], marks[i]): the first fragment k with vis[k, s] | marks == goal, or -1.
@@ -241,15 +195,6 @@ def first_cover(vis, states, marks, goal):  # pragma: no cover - compiled
             if full:
                 out[i] = k
                 break
-    return out
-
-
-def py_first_cover(vis, states, marks, goal):
-    out = np.full(len(states), -1, np.int64)
-    for i, s in enumerate(states):
-        hits = np.nonzero(((vis[:, s, :] | marks[i]) == goal).all(axis=1))[0]
-        if len(hits):
-            out[i] = hits[0]
     return out
 
 
@@ -305,18 +250,6 @@ def loop_children(ends, vis, s0, base, seen, traj_s, traj_v, max_total):  # prag
     return done, body, count, state, marks
 
 
-def py_loop_children(ends, vis, s0, base):
-    """Twin of loop_children, as a list of (body, count, state, marks)."""
-    out = []
-    for k in range(ends.shape[0]):
-        states, marks, mu, lam = py_trajectory(ends, vis, k, s0)
-        for n in range(2, mu):
-            out.append((k, n, states[n], base | marks[n]))
-        for n in range(max(2, mu + lam), mu + 2 * lam):
-            out.append((k, n, states[mu + (n - mu) % lam], base | marks[mu + lam]))
-    return out
-
-
 # ------------------------------------------------------------------ the fingerprint map
 
 # The store's rows are found by fingerprint through an open-addressing hash map held in two arrays: `fp_keys`
@@ -361,11 +294,6 @@ def map_move(old_keys, old_rows, fp_keys, fp_rows):  # pragma: no cover - compil
     for i in range(old_keys.shape[0]):
         if old_rows[i] >= 0:
             map_put(fp_keys, fp_rows, old_keys[i], old_rows[i])
-
-
-def py_map(fp_keys, fp_rows) -> dict[int, int]:
-    """The map's entries as a dict {fingerprint: row} (for tests)."""
-    return {int(k): int(r) for k, r in zip(fp_keys, fp_rows, strict=True) if r >= 0}
 
 
 # ------------------------------------------------------------------ admission into the store
@@ -611,42 +539,24 @@ def build_sequences(
 
 
 @kernel
-def _turn_and_hop(out, length, facing, heading):  # pragma: no cover - compiled
-    """Append the turns from `facing` to `heading` (none, R, R R or L) and an F to out; returns the new length."""
-    turns = (heading - facing) % 4
-    if turns == 3:
-        out[length] = 1
-        length += 1
-    else:
-        for _ in range(turns):
-            out[length] = 2
-            length += 1
-    out[length] = 0
-    return length + 1
-
-
-@kernel(allocates=True)
-def tour(hops, start, facing, marked, seen, out):  # pragma: no cover - compiled
+def tour(hops, start, facing, marked, left, seen, out, stack_sq, stack_next, stack_came):  # pragma: no cover - compiled
     """A depth-first tour of the squares joined to `start`, as move codes (0 F, 1 L, 2 R) in `out`.
 
     `hops[4 x square + heading]` is the square F reaches (the same square when
-    blocked); `marked[square]` is 1 for squares marked before the start; `seen`
-    (zeros, one per square) gets 1 for each square the tour reaches. From each
-    square the headings are tried in order 0..3 and the tour comes back the way
-    it went, iteratively (no recursion, so any board size). It stops as soon as
-    every square not marked before is reached. Returns (length, unreached):
-    out[:length] ends with the F onto the last such square, `unreached` counts
-    those it could not reach (not 0: the level has no solution). `out` needs
-    6 x squares entries. O(squares).
+    blocked); `marked[square]` is 1 for squares marked before the start, and
+    `left` counts the squares it leaves at 0; `seen` (zeros, one per square)
+    gets 1 for each square the tour reaches. From each square the headings are
+    tried in order 0..3 and the tour comes back the way it went, iteratively
+    (the stacks, one entry per square each: no recursion, so any board size).
+    It stops as soon as every square not marked before is reached. Returns
+    (length, unreached): out[:length] ends with the F onto the last such
+    square, `unreached` counts those it could not reach (not 0: the level has
+    no solution). `out` needs 6 x squares entries. O(squares).
+
+    Plain Python on lists and bytearrays too: the solver runs the twin
+    (`tour.py_func`) on them until the kernels are loaded, which is why the
+    caller counts `left` (bytearray.count) and the turns are written out.
     """
-    n = seen.shape[0]
-    left = 0
-    for sq in range(n):
-        if marked[sq] == 0:
-            left += 1
-    stack_sq = np.empty(n, np.int64)
-    stack_next = np.empty(n, np.int64)
-    stack_came = np.empty(n, np.int64)
     top = 0
     stack_sq[0] = start
     stack_next[0] = 0
@@ -656,7 +566,7 @@ def tour(hops, start, facing, marked, seen, out):  # pragma: no cover - compiled
         left -= 1
     length = 0
     cut = 0
-    while top >= 0 and left > 0:
+    while left > 0:
         sq = stack_sq[top]
         heading = stack_next[top]
         nxt = -1
@@ -669,19 +579,32 @@ def tour(hops, start, facing, marked, seen, out):  # pragma: no cover - compiled
         stack_next[top] = heading
         if nxt >= 0:
             seen[nxt] = 1
-            length = _turn_and_hop(out, length, facing, heading - 1)
-            facing = heading - 1
+            to = heading - 1
+        else:
+            to = (stack_came[top] + 2) & 3  # back the way it came
+            top -= 1
+            if top < 0:
+                break
+        turns = (to - facing) & 3  # the turns to that heading (none, R, R R or L), then F
+        if turns:
+            if turns == 3:
+                out[length] = 1
+                length += 1
+            else:
+                out[length] = 2
+                length += 1
+                if turns == 2:
+                    out[length] = 2
+                    length += 1
+        out[length] = 0
+        length += 1
+        facing = to
+        if nxt >= 0:
             if marked[nxt] == 0:
                 left -= 1
                 cut = length
             top += 1
             stack_sq[top] = nxt
             stack_next[top] = 0
-            stack_came[top] = heading - 1
-        else:
-            back = (stack_came[top] + 2) % 4
-            top -= 1
-            if top >= 0:
-                length = _turn_and_hop(out, length, facing, back)
-                facing = back
+            stack_came[top] = to
     return cut, left

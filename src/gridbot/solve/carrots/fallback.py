@@ -13,68 +13,27 @@ from gridbot.games.carrots import MOVES, Level, Loop, Program, Statement
 from gridbot.kernels import carrots as kern
 from gridbot.solve.carrots.tables import PRIMS, FragmentTables, _bitset, _hops_array
 
-_TURN_THEN_F = (b"\x00", b"\x02\x00", b"\x02\x02\x00", b"\x01\x00")  # by (heading - facing) % 4: F, R F, R R F, L F
-
 
 def _py_tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
-    """A depth-first tour of the squares joined to the start, as move codes (0 F, 1 L, 2 R).
-
-    From each square the headings are tried in order 0..3 and the tour comes
-    back the way it went; iterative (an explicit stack), so any board size.
-    It stops as soon as every square not in `marked` (one byte per square) is
-    reached, and the codes end with the F onto the last of them. Returns
-    (codes, unreached, seen): `unreached` counts the squares to mark that the
-    tour could not reach (not 0: the level has no solution), `seen` has a 1 per
-    square reached. Plain Python, the twin of kern.tour: used until the
-    kernels are loaded (loading them takes about a second). O(squares).
-    """
-    hops = level.hops
-    seen = bytearray(level.size)
-    left = marked.count(0)
-    seen[level.start] = 1
-    facing = level.start_state[1]
-    codes = bytearray()
-    cut = 0
-    # the square being left is known by `tried`, the hop index 4 x square + heading last tried from it; the stack
-    # holds, per square on the way back, tried << 2 | the heading it was entered by (ints: cheaper than tuples)
-    tried, came = 4 * level.start - 1, 0
-    stop = tried + 5
-    stack: list[int] = []
-    while left:
-        i = tried + 1
-        while i < stop and seen[hops[i]]:
-            i += 1
-        if i < stop:
-            nxt = hops[i]
-            seen[nxt] = 1
-            heading = i & 3
-            codes += _TURN_THEN_F[(heading - facing) & 3]
-            facing = heading
-            if not marked[nxt]:
-                left -= 1
-                cut = len(codes)
-            stack.append(i << 2 | came)
-            tried, came = 4 * nxt - 1, heading
-            stop = tried + 5
-        elif stack:
-            back = (came + 2) & 3
-            codes += _TURN_THEN_F[(back - facing) & 3]
-            facing = back
-            top = stack.pop()
-            tried, came = top >> 2, top & 3
-            stop = (tried | 3) + 1
-        else:
-            break
-    return bytes(codes[:cut]), left, seen
+    """`_tour` by the kernel's plain-Python twin on lists (`kern.tour.py_func`): used until the kernels are loaded
+    (loading them takes about a second). O(squares)."""
+    seen, out = bytearray(level.size), bytearray(6 * level.size)
+    stacks = ([0] * level.size for _ in range(3))
+    length, unreached = kern.tour.py_func(
+        level.hops, level.start, level.start_state[1], marked, marked.count(0), seen, out, *stacks
+    )
+    return bytes(out[:length]), unreached, seen
 
 
 def _kernel_tour(level: Level, marked: bytearray) -> tuple[bytes, int, bytearray]:
     """`_tour` by the compiled kernel."""
     seen = np.zeros(level.size, np.uint8)
     out = np.empty(6 * level.size, np.uint8)
+    stacks = np.empty((3, level.size), np.int64)
     length, unreached = kern.tour(
-        _hops_array(level), level.start, level.start_state[1], np.frombuffer(marked, np.uint8), seen, out
-    )
+        _hops_array(level), level.start, level.start_state[1], np.frombuffer(marked, np.uint8), marked.count(0),
+        seen, out, *stacks,
+    )  # fmt: skip
     return out[:length].tobytes(), int(unreached), bytearray(seen.tobytes())
 
 
