@@ -34,11 +34,8 @@ FORBIDDEN = {  # within what the order allows: (importer's package, imported pac
     ("gridbot.parallel", "gridbot.levels"),
 }
 ONLY = {"gridbot.kernels": {"gridbot.kernels"}}  # a package that may import nothing of gridbot but these
-# Imports that break the layering today, each with the reason it is allowed for now. The Light-Bot kernel reads
-# its game's Level: the work on the kernels (issue 49) removes it.
-KNOWN = {
-    ("gridbot.kernels.lightbot", "gridbot.games.lightbot"),
-}
+# Imports that break the layering today, each with the reason it is allowed for now (none left).
+KNOWN: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

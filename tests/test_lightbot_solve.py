@@ -213,7 +213,7 @@ def _with_leaf_runs(level: Level, max_length: int, shortcut: bool) -> tuple[obje
         answers[answer] = answers.get(answer, 0) + 1
         return answer
 
-    with mock.patch.object(kern, "_leaf", leaf):
+    with mock.patch.object(kern.dfs, "_leaf", leaf):  # the module whose globals the search's twin reads
         result = solve(level, max_length=max_length, jit=False, settings=NO_LOOK_AHEAD)
     return result, answers
 

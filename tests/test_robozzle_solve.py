@@ -1350,16 +1350,3 @@ def test_the_heuristic_gets_more_of_the_time_left_the_less_a_length_can_end(expe
         assert share == DEFAULT.beam_share * expected
     more = solve_robozzle.heuristic_share(expected * 2, left, DEFAULT)
     assert more >= share
-
-
-def test_every_robozzle_kernel_is_compiled_without_reference_counts() -> None:
-    """Their counts cost the search three quarters of its time (gridbot.kernels.compiled); a kernel compiled with
-    plain njit would bring them back without any answer changing, so only this test would notice."""
-    from numba.core.registry import CPUDispatcher
-
-    from gridbot import kernels
-
-    dispatchers = [v for v in vars(kern).values() if isinstance(v, CPUDispatcher)]
-    assert len(dispatchers) >= 30
-    assert kernels._NO_COUNTS == {"_nrt": False}  # this numba has the option
-    assert [d.py_func.__name__ for d in dispatchers if d.targetoptions.get("_nrt") is not False] == []

@@ -1,0 +1,337 @@
+"""The RoboZZle exact search: the options of a slot reached undecided, and the depth-first search over them.
+
+A program is not enumerated as text: the robot runs the partial program (gridbot.kernels.robozzle.machine), and a
+slot is decided when execution first reaches it. `_options` lists what may fill it (the canonical-form cuts that
+gridbot.solve.robozzle explains keep equal programs from being searched twice); `search` applies them depth
+first, saving the registers in a frame per decision and restoring them from the trail on backtracking, for at
+most a node budget per call.
+"""
+
+from __future__ import annotations
+
+from gridbot.kernels import kernel
+from gridbot.kernels.robozzle.layout import (
+    _DECIDE,
+    _LOSE,
+    _WIN,
+    COLOUR_BITS,
+    CONDS_OFF,
+    EXHAUSTED,
+    FOUND,
+    FR_COUNT,
+    FR_CURSOR,
+    FR_OPTS,
+    FR_TRAIL,
+    K_END,
+    K_RUN,
+    K_SKIP,
+    MAX_FUNCTIONS,
+    MAX_SLOTS,
+    N_OPS,
+    N_SAVED,
+    NO_COND,
+    OP_CALL,
+    OP_F,
+    OP_L,
+    OP_PAINT,
+    OP_R,
+    PAUSED,
+    S_AFTER_WIN,
+    S_CALLED,
+    S_DEPTH,
+    S_F,
+    S_LENGTH,
+    S_NODES,
+    S_PC,
+    S_POS,
+    S_SP,
+    S_SPLIT_COUNT,
+    S_SPLIT_DEPTH,
+    S_STARTED,
+    S_TTOP,
+    S_USED,
+    S_WORKER,
+    S_WORKERS,
+    SAVED,
+    T_CLOSED,
+    T_CS,
+    T_ND,
+    T_OP,
+    UNKNOWN,
+)
+from gridbot.kernels.robozzle.machine import _log, _run, _undo
+
+
+@kernel
+def _option(kind: int, op: int, cs: int) -> int:
+    return kind | ((op + 1) << 2) | (cs << 6)
+
+
+@kernel
+def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
+    """Fill `frame`'s options for the slot at the registers; returns how many there are.
+
+    A new slot: the function ends here (not F1 with nothing pushed, not an
+    empty function, not a function a smaller one not called before it could
+    hold: _renamed_first), or a command that runs now (conditions "none" or the
+    colour here; a paint of the colour here only unconditioned), or a command
+    skipped now (a condition on another colour that can occur; the command is
+    decided when it first runs). Conditions name only colours the board lets
+    them name (a relaxed board's mask, CONDS_OFF; every colour in the exact
+    search). A decided slot whose conditions split on the
+    colour here: the part that runs (with its command, if not yet decided) or
+    the part that is skipped.
+    """
+    f, pc = sc[S_F], sc[S_PC]
+    here = colour[sc[S_POS]]
+    here_bit = 2 << here
+    used, length = sc[S_USED], sc[S_LENGTH]
+    n = 0
+    if pc == nd[f]:  # a new slot
+        if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
+            # a function of one unconditioned command can be written out at its call sites (shorter): a function
+            # ending after one slot keeps only that slot's colour conditions (the set to write, 0: no change)
+            first = cs[f, 0] & ~NO_COND if f > 0 and pc == 1 and cs[f, 0] & NO_COND else 0
+            if not (f > 0 and pc == 1 and cs[f, 0] == NO_COND) and not _renamed_first(f, pc, slots, nd, sc):
+                frame[FR_OPTS + n] = _option(K_END, -1, first)
+                n += 1
+        if pc == slots[f] or used == length:
+            return n
+        # colours a condition may name: those present, less any a relaxed board leaves out (CONDS_OFF)
+        named = present & COLOUR_BITS & ~(present >> CONDS_OFF)
+        runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
+        n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
+        skipped = named & ~here_bit
+        if skipped:
+            frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
+            n += 1
+        return n
+    conds = cs[f, pc]
+    runs = conds & (NO_COND | here_bit)
+    skipped = conds & ~(NO_COND | here_bit)
+    o = op[f, pc]
+    if o == UNKNOWN:
+        n = _command_options(frame, n, runs, here, used, length, slots, paints, prev_same, nd, f, pc, op, cs)
+    else:
+        if o == OP_PAINT + here:
+            runs &= NO_COND  # a paint on its own colour's condition does nothing
+        if runs:
+            frame[FR_OPTS + n] = _option(K_RUN, o, runs)
+            n += 1
+    if skipped:
+        frame[FR_OPTS + n] = _option(K_SKIP, o, skipped)
+        n += 1
+    return n
+
+
+@kernel
+def _renamed_first(f, size, slots, nd, sc) -> bool:
+    """Would function f (not F1), ending with `size` slots, fit a function h that comes before it in the renaming
+    order (fewer slots, or as many and a lower number) and was not called before f was first called? Then renaming
+    f and h gives the same runs (h's body fits f, which has at least as many slots), with h called first: of the
+    programs that differ only by such renamings, only the one whose functions are first called in that order is
+    searched."""
+    if f == 0:
+        return False
+    for h in range(1, MAX_FUNCTIONS):
+        if h == f or slots[h] == 0 or size > slots[h]:
+            continue
+        if slots[h] > slots[f] or (slots[h] == slots[f] and h > f):
+            continue
+        if nd[h] == 0 or sc[S_CALLED + h] > sc[S_CALLED + f]:
+            return True
+    return False
+
+
+@kernel
+def _turns_before(f, pc, cond, op, cs) -> tuple:
+    """The turn right before slot pc of function f when its condition set is exactly `cond` (else OP_F), and
+    whether the two slots before are both `L` with that set."""
+    before = OP_F
+    if pc >= 1 and cs[f, pc - 1] == cond and (op[f, pc - 1] == OP_L or op[f, pc - 1] == OP_R):
+        before = op[f, pc - 1]
+    two_lefts = before == OP_L and pc >= 2 and cs[f, pc - 2] == cond and op[f, pc - 2] == OP_L
+    return before, two_lefts
+
+
+@kernel
+def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
+    """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
+
+    Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
+    `L L L` is `R` (shorter), `R R` equals `L L` (only `L L` is kept), so such a turn is not offered
+    unconditioned. The same holds of turns all conditioned on the colour here (a turn stays on its tile, so
+    they all run or all are skipped): after `cL` or `cR`, an `R`, and after `cL cL`, an `L`, is not offered
+    conditioned on c. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
+    conditions (adjacent turns commute).
+
+    Paints: a paint right after an unconditioned turn is not offered (they commute: the turn reads no colour and
+    the paint no heading, so only "paint first" is searched), and after a paint, an unconditioned paint is not
+    offered (it paints over the first, which could go).
+    """
+    turn_before, two_lefts = _turns_before(f, pc, NO_COND, op, cs)
+    here_bit = 2 << here
+    same_before, same_two_lefts = _turns_before(f, pc, here_bit, op, cs)
+    paint_before = pc >= 1 and op[f, pc - 1] >= OP_PAINT
+    # adjacent turns commute whatever their conditions (a turn leaves the tile, so the colour, as it is), so
+    # only the order "lefts before rights" is searched
+    right_before = pc >= 1 and op[f, pc - 1] == OP_R
+    left_after = pc + 1 < nd[f] and op[f, pc + 1] == OP_L
+    for o in range(N_OPS):
+        if (o == OP_L and right_before) or (o == OP_R and left_after):
+            continue
+        conds = runs
+        if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
+            conds = runs & ~NO_COND
+            if conds == 0:
+                continue
+        if same_before != OP_F and (o == OP_R or (o == OP_L and same_two_lefts)):
+            conds &= ~here_bit
+            if conds == 0:
+                continue
+        if o >= OP_PAINT:
+            paint = o - OP_PAINT
+            if not (paints >> paint) & 1 or turn_before != OP_F:
+                continue
+            if paint == here:
+                conds = runs & NO_COND
+            if paint_before:
+                conds &= ~NO_COND
+            if conds == 0:
+                continue
+        elif o >= OP_CALL:
+            g = o - OP_CALL
+            if slots[g] == 0:
+                continue
+            if nd[g] == 0:  # a function not called yet: its first slot needs room, and the lowest of equals first
+                if used_after + 1 > length:
+                    continue
+                # (a function being entered has no slot yet while its first is decided: it counts as called)
+                if prev_same[g] >= 0 and nd[prev_same[g]] == 0 and prev_same[g] != f:
+                    continue
+        frame[FR_OPTS + n] = _option(K_RUN, o, conds)
+        n += 1
+    return n
+
+
+@kernel
+def _apply(code, sc, op, cs, nd, closed, trail) -> None:
+    """Decide the slot at the registers as option `code` says (logged on the trail)."""
+    f, pc = sc[S_F], sc[S_PC]
+    kind, o, conds = code & 3, ((code >> 2) & 15) - 1, code >> 6
+    if kind == K_END:
+        _log(trail, sc, T_CLOSED, f, closed[f])
+        closed[f] = 1
+        if conds:  # the one slot of a one-slot function keeps only its colour conditions
+            _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
+            cs[f, 0] = conds
+        return
+    slot = f * MAX_SLOTS + pc
+    if pc == 0 and nd[f] == 0:  # its first call (a called function's first slot is decided at once)
+        called = 0
+        for g in range(MAX_FUNCTIONS):
+            called += nd[g] > 0
+        sc[S_CALLED + f] = called
+    if pc == nd[f]:
+        _log(trail, sc, T_ND, f, nd[f])
+        nd[f] = pc + 1
+        sc[S_USED] += 1
+    if op[f, pc] != o:
+        _log(trail, sc, T_OP, slot, op[f, pc])
+        op[f, pc] = o
+    _log(trail, sc, T_CS, slot, cs[f, pc])
+    cs[f, pc] = conds
+
+
+@kernel
+def _save(frame, sc) -> None:
+    """Keep the registers (and the trail's top) in `frame`, for _restore."""
+    for k in range(N_SAVED):
+        frame[k] = sc[SAVED[k]]
+    frame[FR_TRAIL] = sc[S_TTOP]
+
+
+@kernel
+def _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack) -> None:
+    _undo(trail, sc, frame[FR_TRAIL], colour, star, op, cs, nd, closed, stack)
+    for k in range(N_SAVED):
+        sc[SAVED[k]] = frame[k]
+
+
+@kernel
+def _mine(sc, depth) -> bool:
+    """In a share of the tree: is the option about to be applied at `depth` this worker's?"""
+    if sc[S_WORKERS] <= 1 or depth != sc[S_SPLIT_DEPTH]:
+        return True
+    k = sc[S_SPLIT_COUNT]
+    sc[S_SPLIT_COUNT] = k + 1
+    return k % sc[S_WORKERS] == sc[S_WORKER]
+
+
+@kernel
+def search(
+    step,
+    colour,
+    star,
+    slots,
+    paints,
+    present,
+    prev_same,
+    op,
+    cs,
+    nd,
+    closed,
+    stack,
+    trail,
+    stamp,
+    records,
+    path,
+    dropped,
+    frames,
+    sc,
+    budget,
+) -> int:
+    """Search on for at most `budget` nodes: FOUND (the program arrays hold a winning program of at most
+    S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
+    registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
+    start_nodes = sc[S_NODES]
+    if sc[S_STARTED] == 0:
+        sc[S_STARTED] = 1
+        result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
+    elif sc[S_AFTER_WIN]:
+        sc[S_AFTER_WIN] = 0
+        result = _LOSE  # go on past the program found
+    else:
+        result = _DECIDE - 1  # resume: the option at the top frame was applied, run it
+    while True:
+        if result == _DECIDE - 1:
+            result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
+        if result == _WIN:
+            sc[S_AFTER_WIN] = 1
+            return FOUND
+        if result == _DECIDE:
+            depth = sc[S_DEPTH]
+            frame = frames[depth]
+            _save(frame, sc)
+            frame[FR_COUNT] = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
+            frame[FR_CURSOR] = -1
+            sc[S_DEPTH] = depth + 1
+        # take the next option of the deepest frame that has one (backtracking over spent frames)
+        while True:
+            depth = sc[S_DEPTH]
+            if depth == 0:
+                return EXHAUSTED
+            frame = frames[depth - 1]
+            _restore(frame, sc, trail, colour, star, op, cs, nd, closed, stack)
+            cursor = frame[FR_CURSOR] + 1
+            while cursor < frame[FR_COUNT] and not _mine(sc, depth - 1):
+                cursor += 1
+            frame[FR_CURSOR] = cursor
+            if cursor < frame[FR_COUNT]:
+                _apply(frame[FR_OPTS + cursor], sc, op, cs, nd, closed, trail)
+                sc[S_NODES] += 1
+                break
+            sc[S_DEPTH] = depth - 1
+        result = _DECIDE - 1
+        if sc[S_NODES] - start_nodes >= budget:
+            return PAUSED
