@@ -188,20 +188,6 @@ def test_the_program_found_ahead_is_the_answer_when_the_proof_stops_short() -> N
     assert solve(level, max_length=7, settings=NO_LOOK_AHEAD).status == "timeout"  # without looking ahead: nothing
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(wider_levels())
-def test_compiled_kernel_equals_its_python_twin(level: Level) -> None:
-    fast = solve(level, max_length=5, settings=NO_LOOK_AHEAD)  # neither looks ahead, whatever its speed
-    slow = solve(level, max_length=5, jit=False, settings=NO_LOOK_AHEAD)
-    assert (fast.status, fast.length, fast.lower_bound, fast.program) == (
-        slow.status,
-        slow.length,
-        slow.lower_bound,
-        slow.program,
-    )
-    assert fast.stats["candidates"] == slow.stats["candidates"]
-
-
 def _with_leaf_runs(level: Level, max_length: int, shortcut: bool) -> tuple[object, dict[int, int]]:
     """Solve in plain Python with the kernel's run of complete walks (_leaf) as it is, or always handing
     over to the full run (_run); also what _leaf answered, counted."""
@@ -270,7 +256,7 @@ def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, 
         for k in range(lens[p] + 1):
             vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(0, full))
     work = np.zeros(kern.WORK_SHAPE, np.int64)
-    chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
+    chosen = kern.win_gaps(vec, wlen, lim, b, full, work)
     expected = _brute_win_gaps(vec, wlen, lim, b, full)
     assert (chosen >= 0) == expected
     if chosen >= 0:
@@ -279,7 +265,6 @@ def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, 
         for g in picked:
             acc ^= int(vec[g])
         assert acc == full and len(picked) <= b
-        assert kern.win_gaps(vec, wlen, lim, b, full, work) == chosen
 
 
 @settings(max_examples=40, deadline=None)
@@ -294,7 +279,7 @@ def test_win_gaps_with_a_large_null_space(lights: int, b: int, data) -> None:
         for k in range(wlen[p] + 1):
             vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(1, full))
     work = np.zeros(kern.WORK_SHAPE, np.int64)
-    chosen = kern.win_gaps.py_func(vec, wlen, lim, b, full, work)
+    chosen = kern.win_gaps(vec, wlen, lim, b, full, work)
     assert (chosen >= 0) == _brute_win_gaps(vec, wlen, lim, b, full)
     if chosen >= 0:
         picked = [g for g in range(kern.N_GAPS) if chosen >> g & 1]

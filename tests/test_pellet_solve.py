@@ -302,55 +302,6 @@ def test_progress_is_reported() -> None:
     assert seen and "candidates" in seen[0] and "seconds" in seen[0]
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("", kern.FOUND),
-        ("....S..\n...##..\n..#....\n......#\n.......\n...##..\n.......", kern.EXHAUSTED),
-        ("..S....\n.#.....\n....#..\n#...##.\n#......\n..#.#..\n..#....", kern.EXHAUSTED),
-    ],
-)
-def test_pure_python_kernel_gives_the_same_path(text: str, expected: int) -> None:
-    """The compiled search and its plain-Python source agree node for node (tunnel; two small
-    boards with the memo and forced-edge propagation on, each needing the exhaustive search)."""
-    level = Level.parse(text) if text else gridbot.load("pellet:tunnel")
-    board = Board(level)
-    results = []
-    for fn in (kern.search, kern.search.py_func):
-        free, deg, sc = board.fresh_state()
-        path = np.zeros(board.pellets + 1, np.int32)
-        path[0] = board.start
-        cand = np.zeros(4 * (board.pellets + 1), np.int32)
-        ncand = np.zeros(board.pellets + 1, np.int32)
-        cidx = np.zeros(board.pellets + 1, np.int32)
-        key = solver._keys(board, 0, 0)
-        bit, tkey, thead = solver._memo_arrays(board, 1, Settings().memo_slots)
-        sc[kern.S_MASK] = bit[board.start]
-        sc[kern.S_FORCED] = int(board.pellets + 1 <= Settings().forced_max_cells)
-        status = fn(
-            board.off,
-            free,
-            deg,
-            board.col,
-            key,
-            sc,
-            path,
-            cand,
-            ncand,
-            cidx,
-            board.scratch(),
-            np.zeros(2, np.int64),
-            10**9,
-            1,
-            bit,
-            tkey,
-            thead,
-        )
-        results.append((status, int(sc[kern.S_NODES]), int(sc[kern.S_MEMO]), path.tolist()))
-    assert results[0] == results[1]
-    assert results[0][0] == expected
-
-
 @pytest.mark.parametrize(("text", "method"), [("S..\n...", "rectangle"), ("S..\n.#.\n...", "search")])
 def test_a_path_the_simulator_rejects_is_an_error_not_a_result(text: str, method: str, monkeypatch) -> None:
     """Every path is re-run by the game's `run` before it is returned; one it rejects is a bug, raised as

@@ -109,16 +109,6 @@ def summary(result: SolveResult) -> tuple:
     return result.status, str(result.solution), stats.get("score"), stats.get("candidates"), stats.get("cuts")
 
 
-def test_kernel_and_its_python_twin_agree() -> None:
-    """Random levels up to 5 tokens, the twin paused every 37 nodes (so resuming runs too)."""
-    rng = random.Random(99)
-    for _ in range(4):
-        level = random_level(rng)
-        fast = solve(level, max_length=5)
-        slow = solve(level, max_length=5, jit=False, settings=dataclasses.replace(DEFAULT, chunk=37))
-        assert summary(fast) == summary(slow), level.name
-
-
 def test_pausing_the_kernel_changes_nothing() -> None:
     """A bundled level proven with a budget of 7 nodes per kernel call, against one call per length."""
     level = gridbot.load("robos_escape:4")

@@ -1,0 +1,147 @@
+"""Every kernel of gridbot.kernels: made by the one compile function with the options it should have, equal to its
+plain-Python twin on the arguments of real calls, and importing nothing of gridbot above the kernels.
+
+The kernels are found, not listed: every numba dispatcher in every module of gridbot.kernels (and every kernel
+gridbot.kernels.kernel made), so a new kernel is checked as soon as it exists, and fails until some solve or a
+direct call in tests/kernel_calls.py reaches it.
+"""
+
+from __future__ import annotations
+
+import ast
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from numba.core.caching import FunctionCache
+from numba.core.dispatcher import Dispatcher
+
+from gridbot import kernels
+from gridbot.kernels import made
+
+from . import kernel_calls
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent / "src"
+MODULES = kernel_calls.kernel_modules()
+FOUND = {kernel_calls.name_of(kernel): kernel for _, _, kernel in kernel_calls.places(MODULES)}
+FOUND.update({kernel_calls.name_of(k): k for k, how in kernels.MADE.values() if not how.plain})
+NAMES = sorted(FOUND)
+
+
+@pytest.fixture(scope="session")
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """tests/kernel_calls.py's verdicts, run once per session (once for all the workers of pytest-xdist, which
+    share the parent of their temporary directories)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    out = root / "kernel_verdicts.json"
+    with open(root / "kernel_verdicts.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not out.exists():
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+            done = subprocess.run(
+                [sys.executable, str(HERE / "kernel_calls.py"), str(out)],
+                capture_output=True, text=True, env=env, timeout=900,
+            )  # fmt: skip
+            if done.returncode != 0:
+                out.unlink(missing_ok=True)
+                pytest.fail(f"tests/kernel_calls.py failed:\n{done.stderr[-4000:]}")
+    return json.loads(out.read_text())
+
+
+def test_kernels_are_found() -> None:
+    """The search for kernels finds those of every family (a change in how they are made would hide them)."""
+    families = {name.split(".")[2] for name in NAMES}
+    assert families >= {"carrots", "lightbot", "lightbot_paths", "pellet", "robos_escape", "robozzle", "torch_cave"}
+    assert len(NAMES) >= 100
+
+
+def test_numba_drops_the_counts() -> None:
+    """This numba has the option that compiles a kernel without reference counts (else every kernel keeps them:
+    the same answers, several times slower)."""
+    assert kernels._NO_COUNTS == {"_nrt": False}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_made_by_kernel_with_its_options(name: str) -> None:
+    """Made by gridbot.kernels.kernel: cached on disk, the GIL released, without reference counts unless it
+    allocates (then tests/kernel_calls.py checks that it cannot do without them), inlined when asked."""
+    kernel = FOUND[name]
+    how = made(kernel)
+    assert how is not None, f"{name} is compiled by something else than gridbot.kernels.kernel"
+    options = dict(kernel.targetoptions)
+    assert options.pop("nopython") and options.pop("nogil")
+    assert options.pop("_nrt", True) is how.allocates
+    assert options.pop("inline", "never") == ("always" if how.inline else "never")
+    assert options.pop("boundscheck", None) is None
+    assert options == {}
+    assert isinstance(kernel._cache, FunctionCache)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_equals_its_twin_on_real_calls(name: str, verdicts: dict[str, Any]) -> None:
+    """Compiled and as plain Python (its twin, all the way down), on copies of the arguments of real calls: the
+    same result and the same arrays after. See tests/kernel_calls.py for the calls."""
+    verdict = verdicts.get(name)
+    assert verdict is not None and verdict["calls"] > 0, f"no call of {name}: add one to tests/kernel_calls.py"
+    assert verdict["problems"] == []
+
+
+def test_plain_helpers_stay_plain() -> None:
+    """A helper made with plain=True is the Python function itself (the torch cave searches run it without
+    loading numba) and no dispatcher."""
+    helpers = [fn for fn, how in kernels.MADE.values() if how.plain]
+    assert helpers and not any(isinstance(fn, Dispatcher) for fn in helpers)
+
+
+def test_a_family_split_over_modules_is_stamped_with_all_its_files() -> None:
+    """numba reloads a cached kernel until its own file changes; a kernel of kernels/robozzle/ or
+    kernels/lightbot/ calls into the other files of its package, so each is stamped with all of them."""
+    for name, kernel in FOUND.items():
+        stamp = kernel._cache._cache_file._source_stamp
+        directory = Path(kernel.py_func.__code__.co_filename).parent
+        if directory.name in ("robozzle", "lightbot"):
+            assert isinstance(stamp, tuple) and stamp[1] == kernels._family_stamp(directory), name
+
+
+def test_robos_escape_kernel_keeps_the_games_limit() -> None:
+    from gridbot.games import robos_escape
+    from gridbot.kernels import robos_escape as kern
+
+    assert kern.MAX_COMMANDS == robos_escape.MAX_COMMANDS
+
+
+def imports(path: Path) -> set[str]:
+    """Every module a source file imports, at its top or inside a function or `if TYPE_CHECKING` (the kernels
+    import absolutely)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: a relative import"
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def test_kernels_import_nothing_above_them() -> None:
+    """A kernel takes arrays and numbers: gridbot.kernels imports numpy, numba, the standard library and itself,
+    nothing of gridbot's games, solvers, pictures, web app, command line or parallel machinery (the solvers
+    import the kernels, never the other way round)."""
+    root = Path(kernels.__file__).parent
+    allowed = {"numpy", "numba", *sys.stdlib_module_names}
+    wrong = []
+    for path in sorted(root.rglob("*.py")):
+        for module in sorted(imports(path)):
+            top = module.split(".")[0]
+            if module.startswith("gridbot.kernels") or (top != "gridbot" and top in allowed):
+                continue
+            wrong.append(f"{path.relative_to(root)} imports {module}")
+    assert wrong == []
