@@ -137,9 +137,10 @@ def twins(modules: list[ModuleType], wrap: Callable[[str, Callable], Callable] |
 
 
 def solve(game: str, level: Any, **options: Any) -> Any:
-    """Solve `level` in this process with those of the options its solver takes, one worker."""
+    """Solve `level` in this process with those of the options its solver takes, one worker: by the front
+    `gridbot.solve(level)`, which re-checks the answer."""
+    front = importlib.import_module("gridbot.solve")
     module = importlib.import_module(f"gridbot.solve.{game}")
-    front = getattr(gridbot, "solve", None)
     run = front if callable(front) else module.solve
     taken = inspect.signature(module.solve).parameters
     return run(level, **{k: v for k, v in {"workers": 1, **options}.items() if k in taken})
