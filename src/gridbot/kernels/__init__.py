@@ -17,7 +17,7 @@ The twin gives the same answers, only slower: solvers run it when asked not to c
 tests/test_kernels.py compares every kernel with its twin on the inputs of real solves and checks how each
 was compiled. A kernel called from another runs compiled inside the twin; NUMBA_DISABLE_JIT=1 runs them all
 as Python. A helper that must stay a plain Python function (`plain=True`: the torch cave searches run small
-caves without loading numba at all) is compiled inside each kernel that calls it.
+caves in plain Python, never loading compiled code) is compiled inside each kernel that calls it.
 
 Kernels import nothing of gridbot above this package: the solvers hand them arrays and numbers.
 """
