@@ -67,7 +67,7 @@ def test_kernels_are_found() -> None:
 def test_numba_drops_the_counts() -> None:
     """This numba has the option that compiles a kernel without reference counts (else every kernel keeps them:
     the same answers, several times slower)."""
-    assert kernels._NO_COUNTS == {"_nrt": False}
+    assert kernels._no_counts() == {"_nrt": False}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1086,15 +1086,6 @@ def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_af
     assert kern.OP_PAINT not in next_options([(pb, blue)], 0, every)  # red on red: only unconditioned, which goes
 
 
-def test_the_kernels_report_the_status_codes_the_shares_read() -> None:
-    from gridbot.kernels import lightbot as lightbot_kernel
-    from gridbot.kernels import robozzle as robozzle_kernel
-    from gridbot.parallel import shares
-
-    for kernel in (lightbot_kernel, robozzle_kernel):
-        assert (kernel.EXHAUSTED, kernel.FOUND) == (shares.EXHAUSTED, shares.FOUND)
-
-
 def test_a_spread_beam_keeps_the_best_of_each_place_first() -> None:
     order = np.array([4, 0, 3, 1, 2, 5])  # best first
     places = np.array([7, 7, 8, 7, 9, 8])  # of entries 0..5

@@ -19,7 +19,10 @@ was compiled. A kernel called from another runs compiled inside the twin; NUMBA_
 as Python. A helper that must stay a plain Python function (`plain=True`: the torch cave searches run small
 caves in plain Python, never loading compiled code) is compiled inside each kernel that calls it.
 
-Kernels import nothing of gridbot above this package: the solvers hand them arrays and numbers.
+Kernels import nothing of gridbot above this package: the solvers hand them arrays and numbers. A search
+kernel's call ends with one of the codes below (EXHAUSTED, FOUND, PAUSED), which the solvers and the shares of
+a split search (gridbot.parallel.shares) read. Importing this package does not load numba: the first kernel
+made does, so a module that only reads the codes stays light.
 """
 
 from __future__ import annotations
@@ -31,17 +34,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from numba import njit
-from numba.extending import register_jitable
-
-try:  # numba's option for a function compiled without its runtime's reference counts (numba 0.19 on)
-    from numba.core.options import DefaultOptions
-
-    _NO_COUNTS: dict[str, Any] = {"_nrt": False} if hasattr(DefaultOptions, "_nrt") else {}
-except ImportError:  # pragma: no cover - a numba without it compiles the kernels with the counts: slower, the same
-    _NO_COUNTS = {}
+EXHAUSTED, FOUND, PAUSED = 0, 1, 2  # a search kernel's call: its tree is searched, it met a program, or it paused
 
 _HERE = Path(__file__).resolve().parent
+
+
+@functools.cache
+def _no_counts() -> dict[str, Any]:
+    """numba's option for a function compiled without its runtime's reference counts (numba 0.19 on); none on a
+    numba without it, whose kernels then keep the counts: slower, the same answers."""
+    try:
+        from numba.core.options import DefaultOptions
+    except ImportError:  # pragma: no cover
+        return {}
+    return {"_nrt": False} if hasattr(DefaultOptions, "_nrt") else {}
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ class Made:
         """numba's options for such a kernel."""
         options: dict[str, Any] = {"cache": True, "nogil": True}
         if not self.allocates:
-            options.update(_NO_COUNTS)
+            options.update(_no_counts())
         if self.inline:
             options["inline"] = "always"
         return options
@@ -77,6 +83,9 @@ def kernel(
     """
 
     def make(fn: Callable[..., Any]) -> Any:
+        from numba import njit
+        from numba.extending import register_jitable
+
         how = Made(inline, allocates, plain)
         if plain:
             register_jitable(fn)

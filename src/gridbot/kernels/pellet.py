@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gridbot.kernels import kernel
+from gridbot.kernels import EXHAUSTED, FOUND, PAUSED, kernel  # noqa: F401 - the codes, read from here by the solvers
 
 # search results
-EXHAUSTED, FOUND, PAUSED = 0, 1, 2
 
 # block_check reasons (0: no contradiction found)
 OK, CUT_OFF, HEAD_CUT, THREE_PARTS, TWO_ENDS, PARITY, DEAD_ENDS = 0, 1, 2, 3, 4, 5, 6

@@ -34,10 +34,9 @@ node counts, only slower; the tests compare the two.
 
 from __future__ import annotations
 
-from gridbot.kernels import kernel
+from gridbot.kernels import EXHAUSTED, FOUND, PAUSED, kernel  # noqa: F401 - the codes, read from here by the solvers
 
 # results of search
-EXHAUSTED, FOUND, PAUSED = 0, 1, 2
 # results of one stretch of execution (inside search)
 _ESCAPE, _DEAD, _SLOT, _LABEL = 0, 1, 2, 3
 

@@ -27,7 +27,7 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gridbot.deadline import Timeout, stop_requested
+from gridbot.deadline import Timeout
 
 if TYPE_CHECKING:
     from gridbot.parallel.checkpoint import Checkpoint
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 SLICE = 0.2  # seconds between looks at the workers (and at the clock)
 DRAIN = 30.0  # seconds at most to wait for stopped shares after a time-out, before the next search may start
-EXHAUSTED, FOUND = 0, 1  # the status codes of the search kernels (gridbot.kernels.lightbot and .robozzle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,47 +95,6 @@ def _record(checkpoint: Checkpoint, key: dict[str, Any], encode: Callable[[Any],
             "counts": list(share.counts),
         }  # fmt: skip
         checkpoint.put(key, value)
-
-
-def run_share(
-    search: Any,
-    step: Callable[[], int],
-    all_solutions: bool,
-    most: int,
-    deadline: float | None,
-    report: Callable[[int], None] | None = None,
-    until_nodes: int | None = None,
-) -> Share:
-    """Run one kernel search (one share, or a whole length) by calls of `step()` to its end, the deadline
-    (time.monotonic() seconds), `search.nodes` reaching `until_nodes`, or a stop request from the parent
-    process (gridbot.parallel.workers).
-
-    `search` gives `program()` (the program just found) and `nodes`; `report(nodes)` is called between kernel
-    calls and may raise (Timeout). The first program ends the search unless `all_solutions`, when at most
-    `most` are collected (the Share is then `capped`). Programs are returned as found, each once; the caller
-    re-checks them with the simulator. O(kernel calls).
-    """
-    found: list[Any] = []
-    while True:
-        status = step()
-        if status == FOUND:
-            program = search.program()
-            if program not in found:
-                found.append(program)
-            if not all_solutions:
-                return Share(tuple(found), search.nodes, True)
-            if len(found) >= most:
-                return Share(tuple(found), search.nodes, True, capped=True)
-        elif status == EXHAUSTED:
-            return Share(tuple(found), search.nodes, True)
-        if (
-            (deadline is not None and time.monotonic() > deadline)
-            or (until_nodes is not None and search.nodes >= until_nodes)
-            or stop_requested()
-        ):
-            return Share(tuple(found), search.nodes, False)
-        if report is not None:
-            report(search.nodes)
 
 
 def search_shares(

@@ -37,11 +37,13 @@ from __future__ import annotations
 import contextlib
 import enum
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gridbot.deadline import Clock, Deadline, Timeout
+from gridbot.deadline import Clock, Deadline, Timeout, stop_requested
+from gridbot.kernels import EXHAUSTED, FOUND
 from gridbot.parallel import executors
 from gridbot.parallel.shares import Share
 from gridbot.result import SolveResult
@@ -286,3 +288,44 @@ def can_load(clock: Clock, jit: bool, name: str, schedule: Schedule) -> bool:
     start-up (importing numba) can eat a short limit: loading them then would only overrun it. O(1)."""
     left = clock.left()
     return not jit or is_warm(name) or left is None or left + schedule.load_late >= schedule.warm_up_seconds
+
+
+def run_share(
+    search: Any,
+    step: Callable[[], int],
+    all_solutions: bool,
+    most: int,
+    deadline: float | None,
+    report: Callable[[int], None] | None = None,
+    until_nodes: int | None = None,
+) -> Share:
+    """Run one kernel search (one share, or a whole length) by calls of `step()` to its end, the deadline
+    (time.monotonic() seconds), `search.nodes` reaching `until_nodes`, or a stop request from the parent
+    process (gridbot.deadline.stop_requested).
+
+    `search` gives `program()` (the program just found) and `nodes`; `report(nodes)` is called between kernel
+    calls and may raise (Timeout). The first program ends the search unless `all_solutions`, when at most
+    `most` are collected (the Share is then `capped`). Programs are returned as found, each once; the caller
+    re-checks them with the simulator. O(kernel calls).
+    """
+    found: list[Any] = []
+    while True:
+        status = step()
+        if status == FOUND:
+            program = search.program()
+            if program not in found:
+                found.append(program)
+            if not all_solutions:
+                return Share(tuple(found), search.nodes, True)
+            if len(found) >= most:
+                return Share(tuple(found), search.nodes, True, capped=True)
+        elif status == EXHAUSTED:
+            return Share(tuple(found), search.nodes, True)
+        if (
+            (deadline is not None and time.monotonic() > deadline)
+            or (until_nodes is not None and search.nodes >= until_nodes)
+            or stop_requested()
+        ):
+            return Share(tuple(found), search.nodes, False)
+        if report is not None:
+            report(search.nodes)

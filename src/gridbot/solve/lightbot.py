@@ -156,10 +156,10 @@ from gridbot.kernels import lightbot as kern
 from gridbot.parallel import executors
 from gridbot.parallel import workers as workers_mod
 from gridbot.parallel.checkpoint import level_digest
-from gridbot.parallel.shares import Ledger, Share, collect_in_time, run_share, submit_share
+from gridbot.parallel.shares import Ledger, Share, collect_in_time, submit_share
 from gridbot.result import SolveResult, Status
 from gridbot.solve import deepening, lightbot_paths
-from gridbot.solve.deepening import Schedule
+from gridbot.solve.deepening import Schedule, run_share
 from gridbot.solve.memory import OutOfBudget, memory_budget
 
 MAX_ALL = 100

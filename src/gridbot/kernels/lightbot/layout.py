@@ -13,6 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
+from gridbot.kernels import EXHAUSTED, FOUND, PAUSED  # noqa: F401 - the codes, read from here by the solvers
+
 
 class Board(Protocol):
     """What board_arrays reads of a level (gridbot.games.lightbot.Level has it; a kernel imports no game)."""
@@ -28,7 +30,7 @@ class Board(Protocol):
 
 
 # results of search and _simulate
-EXHAUSTED, FOUND, PAUSED, BRANCH, FAIL, OVERFLOW = 0, 1, 2, 3, 4, 5
+BRANCH, FAIL, OVERFLOW = 3, 4, 5
 UNDECIDED = 6  # _leaf: the robot has stood on every light, so the exact run must decide
 NEED_ROOM = 7  # search: the trail has less room than a node may fill; grow it (keeping its rows) and call again
 

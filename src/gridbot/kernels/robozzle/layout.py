@@ -5,7 +5,8 @@ the registers in `sc`, the columns of a decision frame and of a loop record, the
 See gridbot.kernels.robozzle for what the arrays hold.
 """
 
-EXHAUSTED, FOUND, PAUSED = 0, 1, 2
+from gridbot.kernels import EXHAUSTED, FOUND, PAUSED  # noqa: F401 - the codes, read from here by the solvers
+
 # what a run of the machine stopped at
 _DECIDE, _WIN, _LOSE = 0, 1, 2
 

@@ -15,7 +15,7 @@ from gridbot.deadline import Clock
 from gridbot.errors import WrongAnswer
 from gridbot.games.robozzle import Program
 from gridbot.kernels import robozzle as kern
-from gridbot.parallel.shares import run_share
+from gridbot.solve.deepening import run_share
 from gridbot.solve.robozzle.board import Board, _star_distances, program_of
 from gridbot.solve.robozzle.exact import _Search
 from gridbot.solve.robozzle.heuristic import _Heuristic, _Lane

@@ -89,7 +89,8 @@ import numpy as np
 
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Program
 from gridbot.kernels import robozzle as kern
-from gridbot.parallel.shares import Share, run_share
+from gridbot.parallel.shares import Share
+from gridbot.solve.deepening import run_share
 from gridbot.solve.robozzle.board import Board, _op_code, program_of
 from gridbot.solve.robozzle.settings import Settings
 
