@@ -31,14 +31,13 @@ def test_the_walks_of_level_10_are_its_shortest() -> None:
         assert lightbot.run(level, Program(walk)).verdict.won
 
 
-def test_walks_are_not_begun_when_their_distances_cannot_end_by_the_deadline(monkeypatch) -> None:
+def test_walks_are_not_begun_when_their_distances_cannot_end_by_the_deadline() -> None:
     """The distances are one compiled call that cannot look at the clock (1.7 s on a 100 x 100 board): with
-    less time than they take by SECONDS_PER_STATE, no walk is listed, rather than a deadline overrun."""
+    less time than they take at `seconds_per_state`, no walk is listed, rather than a deadline overrun."""
     level = gridbot.load("lightbot:10")
     later = time.monotonic() + 60
     assert winning_walks(level, slack=0, deadline=later)
-    monkeypatch.setattr(lightbot_paths, "SECONDS_PER_STATE", 1.0)  # as if every state took a second
-    assert winning_walks(level, slack=0, deadline=later) == []
+    assert winning_walks(level, slack=0, deadline=later, seconds_per_state=1.0) == []  # as if a state took 1 s
     assert winning_walks(level, slack=0)  # no deadline: no estimate
 
 

@@ -34,8 +34,8 @@ MAX_LIGHTS = 6  # a call's passing light patterns are a 64-bit set
 OPS = "FJLRX12"
 PIECE = 8  # the longest procedure body tried
 MAX_WALK_COMMANDS = 200_000  # winning_walks lists no more commands than this in all (long walks on big boards)
-# seconds per state of the distances and their lists (1.7 s for the 2.56 million of a 100 x 100 board with 6
-# lights on the 2-core VM, rounded up): the kernel cannot look at the clock, so it is not begun without them
+# seconds per state that the distances and their lists take at most (a 100 x 100 board with 6 lights has 2.56
+# million states): the kernel cannot look at the clock, so it is not begun without that much time left
 SECONDS_PER_STATE = 1e-6
 
 
@@ -51,6 +51,7 @@ def winning_walks(
     limit: int = 5000,
     deadline: float | None = None,
     tick: Callable[[], None] | None = None,
+    seconds_per_state: float = SECONDS_PER_STATE,
 ) -> list[str]:
     """Walks of single commands (F J L R X) that win, at most `slack` longer than the shortest; at most `limit`.
 
@@ -61,7 +62,7 @@ def winning_walks(
     branch ends in a walk: O(states x 5 + walks listed x length x 5). Stops
     (with the walks so far) at `deadline` (time.monotonic()) or after
     MAX_WALK_COMMANDS commands listed in all, and lists none when the
-    distances cannot end by `deadline` (SECONDS_PER_STATE); `tick()` is
+    distances cannot end by `deadline` at `seconds_per_state`; `tick()` is
     called now and then (it may raise).
     """
     if not level.lights:
@@ -69,7 +70,7 @@ def winning_walks(
     mv, light, full, start, facing = board_arrays(level)
     patterns = full + 1
     states = mv.shape[0] * 4 * patterns
-    if deadline is not None and time.monotonic() + states * SECONDS_PER_STATE > deadline:
+    if deadline is not None and time.monotonic() + states * seconds_per_state > deadline:
         return []
     dist_from = np.empty(states, np.int64)
     dist_to = np.empty(states, np.int64)
