@@ -151,8 +151,14 @@ class Lengths:
     heuristic and shares that need nothing more than `share`. `d` is the driver, whose state (low, nodes,
     clock, searching, reason, executor) the hooks read."""
 
-    schedule: Schedule
-    all_solutions: bool
+    def __init__(self, level: Any, all_solutions: bool, jit: bool, settings: Any) -> None:
+        """What every game's part holds: the level, whether every optimal program is listed, whether the kernels
+        run compiled, and the game's settings, whose `schedule` the driver follows."""
+        self.level = level
+        self.all_solutions = all_solutions
+        self.jit = jit
+        self.settings = settings
+        self.schedule: Schedule = settings.schedule
 
     def open(self, d: Deepening, resources: contextlib.ExitStack) -> None:
         """At the start: what must end with the search (a helper thread's stop) goes on `resources`, which closes

@@ -621,13 +621,9 @@ class _Lengths(deepening.Lengths):
     def __init__(
         self, level: Level, t: Tables, all_solutions: bool, jit: bool, budget: int, settings: Settings
     ) -> None:
-        self.level = level
+        super().__init__(level, all_solutions, jit, settings)
         self.t = t
-        self.all_solutions = all_solutions
-        self.jit = jit
         self.budget = budget
-        self.settings = settings
-        self.schedule = settings.schedule
         self.guesser = _Guesser(level, t, jit, budget, settings)
         self.ledger = {"game": NAME, "level": level_digest(NAME, level), "options": {"all": all_solutions}}
         self.ahead = 0.0  # the look-ahead's time before (or at the head start of) the length about to be searched

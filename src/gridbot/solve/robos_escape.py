@@ -552,12 +552,8 @@ class _Lengths(deepening.Lengths):
         self, level: Level, board: _Board, all_solutions: bool, jit: bool, settings: Settings,
         best: list[tuple[int, int, str]],
     ) -> None:  # fmt: skip
-        self.level = level
+        super().__init__(level, all_solutions, jit, settings)
         self.board = board
-        self.all_solutions = all_solutions
-        self.jit = jit
-        self.settings = settings
-        self.schedule = settings.schedule
         self.best = best  # (score, coins, text) of the best programs so far, each re-run by the simulator
         self.seeded = list(best)
         self.cuts = dict.fromkeys(CUTS, 0)

@@ -107,14 +107,10 @@ class _Lengths(deepening.Lengths):
         self, level: Level, top: int, all_solutions: bool, stack_cap: int, jit: bool, beam: bool, local_cores: int,
         executor: executors.Executor | None, settings: Settings,
     ) -> None:  # fmt: skip
-        self.level = level
+        super().__init__(level, all_solutions, jit, settings)
         self.board = board = Board.of(level)
         self.top = top
-        self.all_solutions = all_solutions
         self.stack_cap = stack_cap
-        self.jit = jit
-        self.settings = settings
-        self.schedule = settings.schedule
         self.executor = executor
         cores = local_cores if executor is None else executor.workers
         # the heuristic runs on a thread per core of this machine (a team); a cluster's workers run helpers of
