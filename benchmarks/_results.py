@@ -3,7 +3,7 @@
 Each benchmark's `--csv FILE` writes one row per level (or per measured item) through `rows` or `write`, and every
 row ends with the columns of the run (RUN_COLUMNS): the date the run began, the machine (`platform.machine()`), the
 processors it may use, the Python version, the commit of the code (`git rev-parse --short HEAD`, with `-dirty` when
-tracked files differ from it; empty outside a git checkout) and the command. A file thus says which machine and
+tracked files differ from it; empty outside a git checkout) and the command line. A file thus says which machine and
 which code its figures are of, and how to measure them again.
 
 This module imports only the standard library: some benchmarks time the import of gridbot after it.
@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-RUN_COLUMNS = ("date", "machine", "cores", "python", "commit", "command")
+RUN_COLUMNS = ("date", "machine", "cores", "python", "commit", "command_line")
 REPOSITORY = Path(__file__).resolve().parent.parent
 STARTED = time.strftime("%Y-%m-%d")  # the run's date: when its script imported this module
 
@@ -61,7 +61,7 @@ def run_columns() -> dict[str, Any]:
         "cores": cores(),
         "python": platform.python_version(),
         "commit": commit(),
-        "command": " ".join(["python", shown, *sys.argv[1:]]),
+        "command_line": " ".join(["python", shown, *sys.argv[1:]]),
     }
 
 
@@ -71,6 +71,8 @@ class Rows:
 
     def __init__(self, out: Any, columns: Sequence[str]) -> None:
         self._columns = list(columns)
+        if set(self._columns) & set(RUN_COLUMNS) or len(set(self._columns)) < len(self._columns):
+            raise ValueError(f"columns repeated, or among the run's ({', '.join(RUN_COLUMNS)}): {self._columns}")
         self._run = run_columns() if out is not None else {}
         self._out = out
         self._writer = None

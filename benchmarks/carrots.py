@@ -9,7 +9,7 @@ Prints per board the tokens, status, candidates examined and seconds, then the
 totals. The numba compile/cache-load time is measured apart, before the boards
 (it is paid once per process, not per board). `--csv FILE` also writes one row
 per board (COLUMNS, then the run's date, machine, cores, Python, commit and
-command: benchmarks/_results.py).
+command line: benchmarks/_results.py).
 """
 
 from __future__ import annotations

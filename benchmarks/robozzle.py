@@ -14,8 +14,8 @@ shares over the executor. `--checkpoint FILE` records each finished puzzle, so a
 picks a list from ../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached`
 (solved_by_published_solver.txt). `--proofs FILE` writes the table of proof times that `gridbot levels` shows (the
 package's data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts. `--csv FILE` writes
-every puzzle's row (COLUMNS, then the run's date, machine, cores, Python, commit and command: benchmarks/_results.py),
-as the files of benchmarks/results/ are."""
+every puzzle's row as the files of benchmarks/results/ hold them: COLUMNS, then the run's date, machine, cores,
+Python, commit and command line (benchmarks/_results.py)."""
 
 from __future__ import annotations
 
