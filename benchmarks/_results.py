@@ -15,6 +15,7 @@ import csv
 import functools
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -61,7 +62,7 @@ def run_columns() -> dict[str, Any]:
         "cores": cores(),
         "python": platform.python_version(),
         "commit": commit(),
-        "command_line": " ".join(["python", shown, *sys.argv[1:]]),
+        "command_line": shlex.join(["python", shown, *sys.argv[1:]]),
     }
 
 
