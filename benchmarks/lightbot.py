@@ -12,8 +12,8 @@ the first solver (tests/lazy_lightbot.py: lazy over whole programs, X
 included, plain Python) on the same level and prints the length it excludes
 or proves in that time. Kernel loading is measured apart, before the levels.
 `--csv FILE` also writes one row per level (COLUMNS, the baseline's empty when
-it is not run, then the run's date, machine, cores, Python, commit and command line:
-benchmarks/_results.py).
+it is not run, then the run's date, machine, cores, Python, commit and command
+line: benchmarks/_results.py).
 """
 
 from __future__ import annotations
