@@ -3,7 +3,7 @@
     python benchmarks/torch_bender.py                 # both games, default counts
     python benchmarks/torch_bender.py --caves 50 --maps 500 --seed 1
     python benchmarks/torch_bender.py --only torch    # or --only bender
-    python benchmarks/torch_bender.py --caves 50 --maps 300 --csv benchmarks/results/torch-bender-$(date +%F).csv
+    python benchmarks/torch_bender.py --caves 50 --maps 300 --csv benchmarks/results/torch_cave-bender-$(date +%F).csv
 
 Torch caves come in three families of random caves (100x100, 20 torches,
 fixed seeds):
