@@ -21,12 +21,14 @@ the two must agree (a disagreement is printed and makes the exit status 1).
 Ratios are the C++ time over gridbot's (above 1: gridbot faster); medians
 over the levels both prove, with a level gridbot does not prove in the cap
 counted at the cap.
+
+`--csv FILE` also writes one row per level: the fields of Row, then the run's
+date, machine, cores, Python, commit and command line (benchmarks/_results.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import platform
 import random
@@ -38,6 +40,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import _results
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 RESULT = re.compile(r"RESULT min=(\d+) .* time=([\d.]+)")
@@ -186,11 +190,7 @@ def main() -> int:
             line += f" {shown(ratio(row, args.cap)):>7} {shown(ratio(row, args.cap, whole=True)):>7}"
             print(line, flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.writer(out)
-            writer.writerow(Row.__slots__)
-            for row in rows:
-                writer.writerow([getattr(row, name) for name in Row.__slots__])
+        _results.write(args.csv, Row.__slots__, ({name: getattr(row, name) for name in Row.__slots__} for row in rows))
     summary(rows, args.cap)
     return 1 if mismatches else 0
 

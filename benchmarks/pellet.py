@@ -4,6 +4,7 @@
     python benchmarks/pellet.py                # every board set, 60 s per board for the other two
     python benchmarks/pellet.py --limit 20 --count40 4 --count100 2 --baseline-limit 10
     python benchmarks/pellet.py --no-cpsat     # without OR-tools
+    python benchmarks/pellet.py --csv benchmarks/results/pellet-$(date +%F).csv   # also the rows as CSV
 
 Boards: the bundled ctf_example and tunnel; `--count40` random solvable 40x30
 boards and `--count100` random solvable 100x100 boards (gridbot.generate.pellet.random_level:
@@ -26,6 +27,10 @@ Times are wall seconds per board, numba kernels and OR-tools loaded beforehand.
 A run under one second is repeated (`--repeat`, every solver alike) and the
 fastest run is reported, as timeit does: sub-millisecond runs otherwise mostly
 measure what the previous solver left in the caches (CP-SAT's worker threads).
+
+`--csv FILE` also writes one row per board: COLUMNS (a solver not run leaves
+its columns empty), then the run's date, machine, cores, Python, commit and
+command line (benchmarks/_results.py).
 """
 
 from __future__ import annotations
@@ -34,6 +39,12 @@ import argparse
 import os
 import platform
 import time
+
+import _results
+
+COLUMNS = ("game", "level", "pellets", "status", "length", "seconds", "time_limit",
+           "baseline_status", "baseline_seconds", "baseline_limit",
+           "cpsat_status", "cpsat_seconds", "cpsat_limit", "cpsat_workers", "repeat")  # fmt: skip
 
 
 def cpsat(level, limit: float, workers: int) -> tuple[str, float, str | None]:
@@ -93,6 +104,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per solver on boards it answers under 1 s")
     parser.add_argument("--no-cpsat", action="store_true", help="skip OR-tools")
     parser.add_argument("--no-baseline", action="store_true", help="skip the baseline DFS")
+    parser.add_argument("--csv", default=None, help="also write one row per board to this CSV file")
     args = parser.parse_args()
 
     import numpy as np
@@ -156,37 +168,47 @@ def main() -> None:
             best = min(best, seconds(run()))
         return first, best
 
-    for name, level in boards:
-        g, g_seconds = best_of(lambda lv=level: solve(lv, time_limit=args.gridbot_limit), lambda r: r.seconds)
-        if g.solution is not None:
-            assert pellet.run(level, g.solution).verdict.won
-        cells = [f"{g.status[:9]:>9} {g_seconds:8.4f}"]
-        totals["gridbot"].append((g.status, g_seconds))
-        if args.no_baseline:
-            cells.append(f"{'-':>18}")
-        else:
-            limit = args.baseline_limit or args.limit
-            b, b_seconds = best_of(lambda lv=level, t=limit: baseline(lv, time_limit=t), lambda r: r.seconds)
-            if b.solution is not None:
-                assert pellet.run(level, b.solution).verdict.won
-            assert b.status == "timeout" or b.status == g.status or g.status == "timeout"
-            cells.append(f"{b.status[:9]:>9} {b_seconds:8.4f}")
-            totals["baseline"].append((b.status, b_seconds))
-        ratio = ""
-        if args.no_cpsat:
-            cells.append(f"{'-':>18}")
-        else:
-            (status, _, moves), seconds = best_of(lambda lv=level: cpsat(lv, args.limit, args.workers), lambda r: r[1])
-            if moves is not None:
-                assert pellet.run(level, moves).verdict.won
-            assert status == "timeout" or status == g.status or g.status == "timeout"
-            cells.append(f"{status[:9]:>9} {seconds:8.4f}")
-            totals["cpsat"].append((status, seconds))
-            if status != "timeout" and g.status != "timeout":
-                ratio = f"{seconds / max(g_seconds, 1e-6):,.0f}x"
-            elif g.status != "timeout":
-                ratio = "CP-SAT gave up"
-        print(f"{name:<28} {level.size:>7}  {cells[0]}  {cells[1]}  {cells[2]}  {ratio}", flush=True)
+    with _results.rows(args.csv, COLUMNS) as out:
+        for name, level in boards:
+            g, g_seconds = best_of(lambda lv=level: solve(lv, time_limit=args.gridbot_limit), lambda r: r.seconds)
+            if g.solution is not None:
+                assert pellet.run(level, g.solution).verdict.won
+            row = {"game": "pellet", "level": name, "pellets": level.size, "status": g.status,
+                   "length": g.length, "seconds": round(g_seconds, 6), "time_limit": args.gridbot_limit,
+                   "repeat": args.repeat}  # fmt: skip
+            cells = [f"{g.status[:9]:>9} {g_seconds:8.4f}"]
+            totals["gridbot"].append((g.status, g_seconds))
+            if args.no_baseline:
+                cells.append(f"{'-':>18}")
+            else:
+                limit = args.baseline_limit or args.limit
+                b, b_seconds = best_of(lambda lv=level, t=limit: baseline(lv, time_limit=t), lambda r: r.seconds)
+                if b.solution is not None:
+                    assert pellet.run(level, b.solution).verdict.won
+                assert b.status == "timeout" or b.status == g.status or g.status == "timeout"
+                cells.append(f"{b.status[:9]:>9} {b_seconds:8.4f}")
+                row |= {"baseline_status": b.status, "baseline_seconds": round(b_seconds, 6), "baseline_limit": limit}
+                totals["baseline"].append((b.status, b_seconds))
+            ratio = ""
+            if args.no_cpsat:
+                cells.append(f"{'-':>18}")
+            else:
+                (status, _, moves), seconds = best_of(
+                    lambda lv=level: cpsat(lv, args.limit, args.workers), lambda r: r[1]
+                )
+                if moves is not None:
+                    assert pellet.run(level, moves).verdict.won
+                assert status == "timeout" or status == g.status or g.status == "timeout"
+                cells.append(f"{status[:9]:>9} {seconds:8.4f}")
+                row |= {"cpsat_status": status, "cpsat_seconds": round(seconds, 6), "cpsat_limit": args.limit,
+                        "cpsat_workers": args.workers}  # fmt: skip
+                totals["cpsat"].append((status, seconds))
+                if status != "timeout" and g.status != "timeout":
+                    ratio = f"{seconds / max(g_seconds, 1e-6):,.0f}x"
+                elif g.status != "timeout":
+                    ratio = "CP-SAT gave up"
+            print(f"{name:<28} {level.size:>7}  {cells[0]}  {cells[1]}  {cells[2]}  {ratio}", flush=True)
+            out.add(row)
     for solver_name, rows in totals.items():
         if rows:
             done = sum(1 for status, _ in rows if status != "timeout")

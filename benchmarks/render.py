@@ -3,6 +3,7 @@
     python benchmarks/render.py                  # every game with a drawing module
     python benchmarks/render.py carrots pellet   # some games
     python benchmarks/render.py --repeat 5       # best of 5 timings (default 3)
+    python benchmarks/render.py --csv benchmarks/results/render-$(date +%F).csv   # also the rows as CSV
 
 Per game, two figures:
 
@@ -15,7 +16,9 @@ Per game, two figures:
   lightbot:08). A game whose drawing follows a shorter run (e.g. one the simulator proves endless early) shows
   the steps it drew.
 
-A game without a drawing module (gridbot/render/GAME.py) is listed as such. Output: one Markdown table.
+A game without a drawing module (gridbot/render/GAME.py) is listed as such. Output: one Markdown table; with `--csv
+FILE` also one row per game (COLUMNS: seconds and bytes rather than the table's ms and KB; a game without a drawing
+leaves them empty), then the run's date, machine, cores, Python, commit and command line (benchmarks/_results.py).
 """
 
 from __future__ import annotations
@@ -29,12 +32,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import _results
 import gridbot
 from gridbot import games, levels, render
 from gridbot.render import raster
 
 RUN_STEPS = 1000
 SIDE = 32  # the generated boards: 32 x 32 cells, a 1,023-move serpentine
+COLUMNS = ("game", "level", "board", "svg_seconds", "svg_bytes", "png_seconds", "png_bytes", "run_on", "steps",
+           "gif_frames", "gif_bytes", "gif_seconds", "repeat")  # fmt: skip
 
 
 def serpentine_moves(side: int) -> str:
@@ -119,9 +125,10 @@ def largest(game: str) -> str:
     return max(levels.names(game), key=lambda name: cells(gridbot.load(f"{game}:{name}")))
 
 
-def measure(game: str, repeat: int) -> str:
+def measure(game: str, repeat: int) -> dict[str, Any]:
+    """The game's row (COLUMNS); only the game's name when it has no drawing."""
     if importlib.util.find_spec(f"gridbot.render.{game}") is None:
-        return f"| {game} | no drawing yet |" + " |" * 7
+        return {"game": game}
     module = games.get(game)
     name = largest(game)
     level = gridbot.load(f"{game}:{name}")
@@ -138,10 +145,21 @@ def measure(game: str, repeat: int) -> str:
 
     gif_s, (last, frames, data) = best(max(1, repeat // 2), gif)
     board = f"{max(len(row) for row in level.rows)}x{len(level.rows)}"  # width x height, as `gridbot levels`
+    return {"game": game, "level": name, "board": board, "svg_seconds": svg_s, "svg_bytes": len(text),
+            "png_seconds": png_s, "png_bytes": len(png), "run_on": run_level.name, "steps": last, "gif_frames": frames,
+            "gif_bytes": len(data), "gif_seconds": gif_s, "repeat": repeat}  # fmt: skip
+
+
+def table_line(row: dict[str, Any]) -> str:
+    """The Markdown line of a row of `measure`."""
+    game = row["game"]
+    if "level" not in row:
+        return f"| {game} | no drawing yet |" + " |" * 7
     return (
-        f"| {game} | {game}:{name} ({board}) | {svg_s * 1000:.1f} ({len(text) / 1024:.0f} KB) | "
-        f"{png_s * 1000:.1f} ({len(png) / 1024:.0f} KB) | {run_level.name} | {last} | {frames} | "
-        f"{len(data) / 1024:.0f} | {gif_s:.2f} |"
+        f"| {game} | {game}:{row['level']} ({row['board']}) | {row['svg_seconds'] * 1000:.1f} "
+        f"({row['svg_bytes'] / 1024:.0f} KB) | {row['png_seconds'] * 1000:.1f} ({row['png_bytes'] / 1024:.0f} KB) | "
+        f"{row['run_on']} | {row['steps']} | {row['gif_frames']} | {row['gif_bytes'] / 1024:.0f} | "
+        f"{row['gif_seconds']:.2f} |"
     )
 
 
@@ -149,14 +167,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", default=list(games.GAMES), help="games (default: all)")
     parser.add_argument("--repeat", type=int, default=3, help="timings per figure; the best is shown")
+    parser.add_argument("--csv", default=None, help="also write one row per game to this CSV file")
     args = parser.parse_args(argv)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     print(f"# benchmarks/render.py {' '.join(argv or sys.argv[1:])}".rstrip() + f" ({when})")
     print(f"# python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, best of {args.repeat}")
     print("| game | largest board | SVG ms (size) | PNG ms (size) | run on | steps | GIF frames | GIF KB | GIF s |")
     print("|---|---|---:|---:|---|---:|---:|---:|---:|")
-    for game in args.games:
-        print(measure(games.get(game).NAME, args.repeat), flush=True)
+    with _results.rows(args.csv, COLUMNS) as out:
+        for game in args.games:
+            row = measure(games.get(game).NAME, args.repeat)
+            print(table_line(row), flush=True)
+            out.add({key: round(value, 6) if isinstance(value, float) else value for key, value in row.items()})
 
 
 if __name__ == "__main__":

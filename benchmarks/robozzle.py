@@ -13,12 +13,13 @@ runs them): `--jobs` local worker processes or the workers of a Dask cluster (`-
 shares over the executor. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
 picks a list from ../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached`
 (solved_by_published_solver.txt). `--proofs FILE` writes the table of proof times that `gridbot levels` shows (the
-package's data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts."""
+package's data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts. `--csv FILE` writes
+every puzzle's row as the files of benchmarks/results/ hold them: COLUMNS, then the run's date, machine, cores,
+Python, commit and command line (benchmarks/_results.py)."""
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import platform
 import statistics
@@ -28,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import _results
 import gridbot
 from gridbot import levels
 from gridbot.games import robozzle
@@ -37,6 +39,7 @@ from gridbot.solve import batch
 from gridbot.solve.robozzle import warm_up
 
 PHASES = ("heuristic", "exact", "split", "unfinished", "annealer")  # Spent, as SolveResult.stats gives it
+COLUMNS = ("id", "functions", "slots", "status", "length", "lower_bound", "seconds", "nodes", "program", *PHASES)
 SETS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels" / "robozzle"
 
@@ -142,12 +145,9 @@ def main() -> int:
     for key in ["all"] + [f"{n} functions" for n in range(1, 6)]:
         if by[key, "puzzles"]:
             print(f"{key:<12} {by[key, 'puzzles']:>7} {by[key, 'solved']:>7} {by[key, 'optimal']:>8}")
-    _failures(rows)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            out = csv.DictWriter(f, fieldnames=list(rows[0]))
-            out.writeheader()
-            out.writerows(rows)
+        _results.write(args.csv, COLUMNS, rows)
+    _failures(rows)
     if args.proofs:
         command = " ".join(["benchmarks/robozzle.py", *sys.argv[1:]])
         Path(args.proofs).write_text(json.dumps(proof_table(rows, args.time_limit, command), indent=1) + "\n")

@@ -4,21 +4,25 @@ format's size limit and on hostile shapes, each under a time limit and an addres
     python benchmarks/soak.py [--seeds N] [--time-limit S] [--memory GIB] [--csv FILE] [GAME ...]
 
 Prints one line per failing case as it happens and a table per game: cases, passed, statuses, the slowest case
-against its bound, and the largest resident set. Exit status 1 if any case failed.
+against its bound, and the largest resident set. Exit status 1 if any case failed. `--csv FILE` also writes every
+case's outcome, one row each (COLUMNS, then the run's date, machine, cores, Python, commit and command line:
+benchmarks/_results.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from collections import Counter
 from pathlib import Path
 
+import _results
 from gridbot import games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the harness lives with the tests
 from tests import soak  # noqa: E402
+
+COLUMNS = ("game", "case", "status", "length", "exit", "seconds", "peak_mb", "problem")
 
 
 def main() -> int:
@@ -48,13 +52,14 @@ def main() -> int:
         summary = ", ".join(f"{count} {status}" for status, count in statuses.most_common())
         print(f"{game:<13} {len(outcomes):>5} {passed:>6}  {ratio:>13.2f}  {peak:>7.0f}  {summary}", flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            out = csv.writer(f)
-            out.writerow(["game", "case", "status", "length", "exit", "seconds", "peak_mb", "problem"])
-            for o in rows:
-                out.writerow([o.case.game, o.case.name, o.status, o.length, o.exit_code, f"{o.seconds:.3f}",
-                              f"{o.peak_bytes / 2**20:.0f}", o.problem])  # fmt: skip
+        _results.write(args.csv, COLUMNS, (row_of(o) for o in rows))
     return 0 if all(o.passed for o in rows) else 1
+
+
+def row_of(o: soak.Outcome) -> dict:
+    """A case's row of the CSV file (COLUMNS)."""
+    return {"game": o.case.game, "case": o.case.name, "status": o.status, "length": o.length, "exit": o.exit_code,
+            "seconds": f"{o.seconds:.3f}", "peak_mb": f"{o.peak_bytes / 2**20:.0f}", "problem": o.problem}  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     python benchmarks/torch_bender.py                 # both games, default counts
     python benchmarks/torch_bender.py --caves 50 --maps 500 --seed 1
     python benchmarks/torch_bender.py --only torch    # or --only bender
+    python benchmarks/torch_bender.py --caves 50 --maps 300 --csv benchmarks/results/torch_cave-bender-$(date +%F).csv
 
 Torch caves come in three families of random caves (100x100, 20 torches,
 fixed seeds):
@@ -29,6 +30,12 @@ the way, so as many epochs of loop detection) and serpentine loop (the same,
 ending in a circuit: LOOP after about 5,000 moves). The time per map is
 parse + solve. The start-up time is measured in a fresh interpreter:
 importing the Bender modules and the first solve (not the start of Python).
+
+`--csv FILE` also writes one row per cave and per map, both games in one file:
+COLUMNS (game torch_cave or bender; the cave or map is the index-th drawn in
+its family from the seed; labels for a cave, moves and broken X for a map),
+then the run's date, machine, cores, Python, commit and command line
+(benchmarks/_results.py). The start-up time is printed only.
 """
 
 from __future__ import annotations
@@ -42,12 +49,14 @@ import subprocess
 import sys
 import time
 
+import _results
 from gridbot.games import bender, torch_cave
 from gridbot.solve import bender as bender_solver
 from gridbot.solve import torch_cave as cave_solver
 
 SIDE = 100
 TORCHES = 20
+COLUMNS = ("game", "family", "seed", "index", "status", "length", "labels", "moves", "broken", "seconds")
 
 
 # ---------------------------------------------------------------- torch caves
@@ -107,7 +116,7 @@ CAVES = {
 }
 
 
-def bench_caves(count: int, seed: int) -> None:
+def bench_caves(count: int, seed: int, out: _results.Rows) -> None:
     print(f"## torch caves: {SIDE}x{SIDE}, {TORCHES} torches, {count} per family, seed {seed}")
     print()
     print("| family | optimal | no path | median s | p90 s | max s | under 1 s | mean steps | max labels |")
@@ -116,7 +125,7 @@ def bench_caves(count: int, seed: int) -> None:
         rng = random.Random(f"{seed}-{family}")
         times, steps, labels = [], [], []
         statuses = {"optimal": 0, "unsolvable": 0}
-        for _ in range(count):
+        for index in range(count):
             level = torch_cave.Level.parse(make(rng))
             result = cave_solver.solve(level)
             times.append(result.seconds)
@@ -126,6 +135,9 @@ def bench_caves(count: int, seed: int) -> None:
                 verdict = torch_cave.run(level, result.solution).verdict
                 assert verdict.won and verdict.step == result.length
                 steps.append(result.length)
+            out.add({"game": "torch_cave", "family": family, "seed": seed, "index": index, "status": result.status,
+                     "length": result.length, "labels": result.stats.get("labels", 0),
+                     "seconds": round(result.seconds, 6)})  # fmt: skip
         times.sort()
         p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
         under = sum(t < 1.0 for t in times)
@@ -214,7 +226,7 @@ print(f"{{t1 - t0:.4f}} {{t2 - t1:.4f}} {{t2 - t0:.4f}} {{result.stats['moves']}
 """
 
 
-def bench_bender(count: int, seed: int) -> None:
+def bench_bender(count: int, seed: int, out: _results.Rows) -> None:
     print(f"## Bender: {SIDE}x{SIDE} maps, {count} per family, seed {seed}")
     print()
     print(
@@ -229,12 +241,15 @@ def bench_bender(count: int, seed: int) -> None:
         rng = random.Random(f"{seed}-{family}")
         times, moves, broken = [], [], []
         booth = loops = 0
-        for _ in range(count):
+        for index in range(count):
             text = make(rng)
             start = time.perf_counter()
             level = bender.Level.parse(text)
             result = bender_solver.solve(level)
             seconds = time.perf_counter() - start
+            out.add({"game": "bender", "family": family, "seed": seed, "index": index, "status": result.status,
+                     "length": result.length, "moves": result.stats["moves"], "broken": result.stats["broken"],
+                     "seconds": round(seconds, 6)})  # fmt: skip
             times.append(seconds)
             moves.append(result.stats["moves"])
             broken.append(result.stats["broken"])
@@ -279,14 +294,16 @@ def main() -> None:
     parser.add_argument("--maps", type=int, default=300, help="Bender maps per family")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--only", choices=("torch", "bender"))
+    parser.add_argument("--csv", default=None, help="also write one row per cave and per map to this CSV file")
     args = parser.parse_args()
     machine = platform.processor() or platform.machine()
     print(f"# {time.strftime('%Y-%m-%d')}, {machine}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
     print()
-    if args.only != "bender":
-        bench_caves(args.caves, args.seed)
-    if args.only != "torch":
-        bench_bender(args.maps, args.seed)
+    with _results.rows(args.csv, COLUMNS) as out:
+        if args.only != "bender":
+            bench_caves(args.caves, args.seed, out)
+        if args.only != "torch":
+            bench_bender(args.maps, args.seed, out)
 
 
 if __name__ == "__main__":

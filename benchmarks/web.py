@@ -3,11 +3,14 @@
     python benchmarks/web.py                          # starts `gridbot web` on a free port, 50 clients
     python benchmarks/web.py --url http://127.0.0.1:8000 --clients 50 --requests 20
     python benchmarks/web.py --level 1 --program 'F F'
+    python benchmarks/web.py --csv benchmarks/results/web-$(date +%F).csv   # also the figures as CSV
 
 Each of the clients sends its requests one after another (a new one as soon as the last is answered), all
 clients at once; the run is carrots:12 with its 8-token program by default (369 steps, 200 SVG frames, ~1.9 MB
 of JSON before gzip, which the client asks for as a browser does). Prints the median, 95th percentile and
-worst latency, and the requests answered per second. Every answer is checked (200, the run completes).
+worst latency, and the requests answered per second. Every answer is checked (200, the run completes). `--csv FILE`
+also writes these figures as one row (COLUMNS, in seconds), then the run's date, machine, cores, Python, commit and
+command line (benchmarks/_results.py).
 """
 
 from __future__ import annotations
@@ -24,7 +27,11 @@ import time
 
 import httpx
 
+import _results
+
 CARROTS_12 = "R LOOP{R LOOP(4){LOOP(3){F} R} F}"
+COLUMNS = ("game", "level", "program", "clients", "requests", "answered", "median_seconds", "p95_seconds",
+           "worst_seconds", "requests_per_second", "wall_seconds")  # fmt: skip
 
 
 def free_port() -> int:
@@ -75,6 +82,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=10, help="requests per client")
     parser.add_argument("--level", default="12", help="bundled carrots level")
     parser.add_argument("--program", default=CARROTS_12)
+    parser.add_argument("--csv", default=None, help="also write the figures to this CSV file")
     args = parser.parse_args()
     server = None
     url = args.url
@@ -93,6 +101,13 @@ def main() -> None:
     print(f"# POST /api/run carrots:{args.level} {args.program!r}: {args.clients} clients x {args.requests} requests")
     print(f"median {statistics.median(latencies) * 1000:.0f} ms  p95 {p95 * 1000:.0f} ms  "
           f"worst {latencies[-1] * 1000:.0f} ms  {len(latencies) / wall:.1f} requests/s")  # fmt: skip
+    if args.csv:
+        figures = {"game": "carrots", "level": args.level, "program": args.program, "clients": args.clients,
+                   "requests": args.requests, "answered": len(latencies),
+                   "median_seconds": round(statistics.median(latencies), 6), "p95_seconds": round(p95, 6),
+                   "worst_seconds": round(latencies[-1], 6), "requests_per_second": round(len(latencies) / wall, 3),
+                   "wall_seconds": round(wall, 6)}  # fmt: skip
+        _results.write(args.csv, COLUMNS, [figures])
 
 
 if __name__ == "__main__":
