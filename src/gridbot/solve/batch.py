@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from concurrent.futures import Future, as_completed
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridbot import games
 from gridbot import solve as front
 from gridbot.errors import GridbotError, WrongAnswer
 from gridbot.parallel.checkpoint import level_digest
-from gridbot.parallel.executors import Executor
 from gridbot.result import SolveResult
+
+if TYPE_CHECKING:  # the executors load the process machinery: only a batch of levels needs them
+    from gridbot.parallel.executors import Executor
 
 
 def solve_level(game: str, level: Any, options: dict[str, Any], warm: bool = False) -> SolveResult:
