@@ -50,7 +50,7 @@ def main() -> None:
     baseline = None
     if args.baseline_limit > 0:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-        from tests.lazy_lightbot import solve as baseline
+        from tests.games.lightbot.lazy import solve as baseline
 
     print(f"# {time.strftime('%Y-%m-%d')}  {platform.processor() or platform.machine()}  {os.cpu_count()} cores")
     print(f"# kernel loaded in {warm:.2f} s; {args.time_limit:g} s per level; workers {args.workers or os.cpu_count()}")

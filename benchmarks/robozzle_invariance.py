@@ -28,7 +28,7 @@ from gridbot.result import SolveResult
 from gridbot.solve.robozzle import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' puzzle strategy and board turner
-from tests.test_robozzle_solve import puzzles, turned  # noqa: E402
+from tests.games.robozzle.test_solver import puzzles, turned  # noqa: E402
 
 
 def agree(a: SolveResult, b: SolveResult) -> bool:

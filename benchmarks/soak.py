@@ -20,7 +20,7 @@ import _results
 from gridbot import games
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the harness lives with the tests
-from tests import soak  # noqa: E402
+from tests.soak import soak  # noqa: E402
 
 COLUMNS = ("game", "case", "status", "length", "exit", "seconds", "peak_mb", "problem")
 

@@ -1,0 +1,1 @@
+"""The bottom layer and the shared ground: board helpers, reading input with caps, time limits, the memory budget."""

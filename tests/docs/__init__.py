@@ -1,0 +1,1 @@
+"""The docs keep true: the pages' console examples, their links, and every module's docstring examples."""

@@ -1,0 +1,1 @@
+"""Carrots: the simulator, the notation, the solver against a brute force, the kernels against references."""

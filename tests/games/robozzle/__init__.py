@@ -1,0 +1,1 @@
+"""RoboZZle: levels, the notation and the simulator, the solver against a brute force, pictures."""

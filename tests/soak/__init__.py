@@ -1,0 +1,1 @@
+"""The soak suite: every solver, through the command, on random and hostile levels under time and memory limits."""
