@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -100,27 +98,6 @@ def test_program_text_forms() -> None:
 
 
 commands = st.text(alphabet="FJLRX12", max_size=6)
-
-
-@FAST
-@given(commands, commands, commands)
-def test_program_round_trip(main: str, f1: str, f2: str) -> None:
-    program = Program(main, f1, f2)
-    assert Program.parse(str(program)) == program
-
-
-@FAST
-@given(st.text(alphabet="mainf12:FJLRXfjlrx ;\n", max_size=30))
-def test_program_parser_raises_only_its_own_errors(text: str) -> None:
-    with contextlib.suppress(GridbotError):
-        Program.parse(text)
-
-
-@FAST
-@given(st.text(max_size=60))
-def test_level_parser_raises_only_its_own_errors(text: str) -> None:
-    with contextlib.suppress(GridbotError):
-        Level.parse(text)
 
 
 @st.composite

@@ -70,16 +70,9 @@ def test_program_text() -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet="FLRGX12345.' fq", max_size=20))
-def test_runs_always_end_and_parsers_raise_only_their_errors(text: str) -> None:
+def test_runs_always_end(text: str) -> None:
+    """Within MAX_COMMANDS commands, whatever the program (its parser: tests/games/test_parsers.py)."""
     with contextlib.suppress(GridbotError):
         program = Program.parse(text)
         result = robos_escape.run(gridbot.load("robos_escape:1"), program)
         assert result.verdict.step <= robos_escape.MAX_COMMANDS
-        assert Program.parse(str(program)) == program
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(max_size=60))
-def test_level_parser_raises_only_its_own_errors(text: str) -> None:
-    with contextlib.suppress(GridbotError):
-        Level.parse(text)

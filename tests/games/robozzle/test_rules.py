@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import gridbot
 from gridbot import levels
@@ -75,13 +72,6 @@ def test_bad_levels_name_line_and_column(text: str, line: int, column: int, mess
     assert message in str(caught.value)
 
 
-@settings(max_examples=300)
-@given(st.text(alphabet='rgbRGB.\n :funcstiapoe0123456789{}[]",', max_size=80))
-def test_any_text_is_a_level_or_a_level_error(text: str) -> None:
-    with contextlib.suppress(LevelError):
-        Level.parse(text)
-
-
 @pytest.mark.parametrize(
     ("text", "canonical"),
     [
@@ -107,16 +97,6 @@ def test_bad_programs_name_the_column(text: str, column: int, message: str) -> N
     with pytest.raises(ProgramError) as caught:
         Program.parse(text)
     assert caught.value.column == column and message in str(caught.value)
-
-
-@settings(max_examples=300)
-@given(st.text(alphabet="FLRPrgbF12345: |", max_size=40))
-def test_any_text_is_a_program_or_a_program_error(text: str) -> None:
-    try:
-        program = Program.parse(text)
-    except ProgramError:
-        return
-    assert Program.parse(str(program)) == program
 
 
 @pytest.mark.parametrize(

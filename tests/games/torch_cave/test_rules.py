@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import doctest
 import random
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings
 
 import gridbot.solve.torch_cave as solver
-from gridbot.errors import GridbotError, LevelError, ProgramError
+from gridbot.errors import LevelError, ProgramError
 from gridbot.games import torch_cave
-from gridbot.games.torch_cave import Level, Path, parse_program, run
+from gridbot.games.torch_cave import Level, parse_program, run
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -65,27 +63,6 @@ def test_level_errors_name_line_and_column(text: str, line: int, column: int, fr
     assert (info.value.line, info.value.column) == (line, column)
     assert fragment in info.value.message
     assert str(info.value).startswith(f"cave.txt:{line}:{column}: ")
-
-
-@FAST
-@given(st.one_of(st.text(max_size=120), st.text(alphabet="HTtx|-. \n\r\t", max_size=120)))
-@example("H" * 2000)
-def test_level_parser_raises_only_gridbot_errors(text: str) -> None:
-    with contextlib.suppress(GridbotError):
-        level = Level.parse(text)
-        assert len({len(row) for row in level.rows}) == 1
-
-
-@FAST
-@given(st.text(max_size=60) | st.text(alphabet="udlrUDLR \n\tx", max_size=60))
-def test_path_parser_raises_only_program_errors_and_round_trips(text: str) -> None:
-    try:
-        path = parse_program(text)
-    except ProgramError as exc:
-        assert 1 <= exc.column <= len(text)
-        return
-    assert set(str(path)) <= set("udlr")
-    assert parse_program(str(path)) == path == Path.parse(text)
 
 
 def test_path_text() -> None:
