@@ -3,8 +3,6 @@ break the route, wrong answers, GIF frames, determinism, golden SVGs, big maps a
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import gridbot
@@ -153,8 +151,3 @@ def test_edit_keeps_a_last_row_that_turns_blank() -> None:
     edited = bender.Level.parse(text)
     assert edited.rows == level.rows[:4] + ("     ",)
     checks.check_cycle(bender, drawing, level, 4, 3)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

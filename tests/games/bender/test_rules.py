@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import doctest
 import tracemalloc
 from importlib import resources
 
@@ -14,7 +13,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import gridbot
-import gridbot.solve.bender as solver
 from gridbot import levels
 from gridbot.cli import cli
 from gridbot.errors import GridbotError, LevelError, ProgramError
@@ -105,12 +103,6 @@ def maps(draw, border: bool = True) -> str:
 
 
 # ---------------------------------------------------------------- the official tests
-
-
-@pytest.mark.parametrize("module", [bender, solver])
-def test_docstring_examples(module) -> None:
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_all_official_tests_are_bundled() -> None:

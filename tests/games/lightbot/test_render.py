@@ -3,10 +3,8 @@ golden SVGs (GRIDBOT_UPDATE_GOLDEN=1 rewrites them), and editing a tile by click
 
 from __future__ import annotations
 
-import doctest
 import io
 import itertools
-import sys
 
 import pytest
 from PIL import Image
@@ -33,11 +31,6 @@ def solved() -> tuple[lightbot.Level, lightbot.Program]:
     result = solve(level, jit=False, workers=1)
     assert result.status == "optimal"
     return level, result.solution
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -99,11 +92,6 @@ def test_an_endless_run_ends_at_the_cap() -> None:
         checks.scene_robot_cell(end)
         == list(itertools.islice(lightbot.steps(level, program), render.MAX_STEPS))[-1].position
     )
-
-
-def test_scene_helpers() -> None:
-    result = doctest.testmod(sys.modules["gridbot.render.scene"])
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_same_input_same_bytes(solved: tuple[lightbot.Level, lightbot.Program]) -> None:

@@ -3,8 +3,6 @@ golden SVGs, big boards and editing cells."""
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import gridbot
@@ -123,8 +121,3 @@ def test_edit_keeps_the_size_line() -> None:
     edited = pellet.Level.parse(text)
     assert edited.first_line == 2 and edited.rows == ("S..", "...")
     checks.check_cycle(pellet, drawing, level, 1, 2)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

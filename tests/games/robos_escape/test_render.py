@@ -3,7 +3,6 @@ GIF frames, determinism, golden SVGs (GRIDBOT_UPDATE_GOLDEN=1 rewrites them), an
 
 from __future__ import annotations
 
-import doctest
 import io
 
 import pytest
@@ -29,11 +28,6 @@ def solved() -> tuple[robos_escape.Level, robos_escape.Program]:
     assert result.solution is not None
     assert "X" in str(result.solution)
     return level, result.solution
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing)
-    assert result.attempted > 0 and result.failed == 0
 
 
 @pytest.mark.parametrize("name", NAMES)

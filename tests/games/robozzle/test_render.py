@@ -4,7 +4,6 @@ with the running slot outlined, a solved run's last frame, paint, GIF frames, de
 
 from __future__ import annotations
 
-import doctest
 import io
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -52,11 +51,6 @@ def solved() -> tuple[robozzle.Level, robozzle.Program]:
     result = solve(level, jit=False, beam=False, workers=1)
     assert result.status == "optimal"
     return level, result.solution
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_every_bundled_puzzle_renders() -> None:

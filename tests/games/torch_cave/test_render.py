@@ -3,8 +3,6 @@ torches spent, a wall walked into, GIF frames, determinism, golden SVGs, big cav
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import gridbot
@@ -152,8 +150,3 @@ def test_edit_cycles_and_round_trips(cave: torch_cave.Level) -> None:
         assert torch_cave.Level.parse(drawing.edit(cave, r, c)).rows == rows
     with pytest.raises(ValueError):
         drawing.edit(cave, 0, cave.width)
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(drawing, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

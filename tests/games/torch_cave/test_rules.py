@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
@@ -25,13 +24,7 @@ def random_cave(rng: random.Random, height: int, width: int, torches: int, walls
     return "\n".join("".join(row) for row in grid)
 
 
-# ---------------------------------------------------------------- docs and levels
-
-
-@pytest.mark.parametrize("module", [torch_cave, solver])
-def test_docstring_examples(module) -> None:
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+# ---------------------------------------------------------------- levels
 
 
 def test_parse_reads_walls_floor_torches_and_ragged_rows() -> None:
