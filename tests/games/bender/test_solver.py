@@ -158,9 +158,11 @@ def test_random_and_hostile_maps_keep_the_time_limit() -> None:
         start = time.perf_counter()
         result = gridbot.solve(level, time_limit=limit)
         assert time.perf_counter() - start <= limit + 1.0, (width, height, tiles)
-        assert result.status in ("optimal", "unsolvable", "timeout")
+        assert (result.solution is not None) == (result.status == "optimal"), result.status
         if result.status == "optimal":
             assert run(level, result.solution).verdict.won
+        elif result.status == "unsolvable":
+            assert result.stats["reason"]  # stuck, or a state that repeats
         assert json.loads(json.dumps(result.to_json()))["solution"] in (None, str(result.solution))
 
 
@@ -180,4 +182,4 @@ def test_a_million_cell_map_in_a_memory_limited_child() -> None:
     done = run_limited(BIG_MAP_CHILD, 1 << 30, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     status, seconds = done.stdout.split()
-    assert status in ("optimal", "unsolvable", "timeout") and float(seconds) <= 3.0
+    assert float(seconds) <= 3.0, status

@@ -167,7 +167,10 @@ def test_reference_interpreter_agrees_with_the_simulator(seed: int, text: str) -
         text += "1"
     level = random_level(random.Random(seed))
     run = robos_escape.run(level, text)
-    assert brute.outcome(level, text) == (run.verdict.won, run.coins) or not run.verdict.won
+    won, coins = brute.outcome(level, text)
+    assert won == run.verdict.won
+    if won:  # a run that does not escape may be stopped sooner by the brute force, with fewer coins
+        assert coins == run.coins
 
 
 @settings(max_examples=150, deadline=None)
@@ -316,7 +319,8 @@ def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
             start = time.perf_counter()
             result = solve(level, time_limit=limit)
             assert time.perf_counter() - start <= limit + 1.0, (str(level), options)
-            assert result.status in ("optimal", "solved", "unsolvable", "timeout")
+            assert (result.solution is not None) == (result.status in ("optimal", "solved")), result.status
+            assert result.status != "unsolvable" or not options.get("solvable", True)  # a way out was cleared
             if result.solution is not None:
                 assert robos_escape.run(level, result.solution).score == result.stats["score"]
                 assert result.proven_impossible <= result.length - 1
