@@ -318,6 +318,7 @@ def test_solve_human_output(fake_solver):
     assert kwargs == {"time_limit": None, "all_solutions": False, "progress": None}  # no display off a terminal
 
 
+@pytest.mark.clock
 def test_solve_says_where_a_robozzle_solves_seconds_went():
     """A RoboZZle solve whose heuristic ran says how its seconds split between the heuristic and the search;
     one whose heuristic did not run long enough to show (whether it starts at all hangs on the machine's speed,
@@ -388,6 +389,7 @@ def test_solve_recheck_rejects_a_missing_program(fake_solver):
     assert "re-check failed" in result.stderr
 
 
+@pytest.mark.clock
 def test_solve_under_time_limit(fake_solver):
     fake_solver.make = lambda level: fake_result(level, status="solved", lower_bound=3)
     result = invoke("solve", "carrots", "carrots:2", "--time-limit", "1.5")

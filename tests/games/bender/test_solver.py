@@ -178,6 +178,7 @@ print(result.status, round(time.perf_counter() - start, 2))
 """
 
 
+@pytest.mark.clock
 def test_a_million_cell_map_in_a_memory_limited_child() -> None:
     done = run_limited(BIG_MAP_CHILD, 1 << 30, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 
 import numpy as np
@@ -42,10 +43,11 @@ def test_walks_are_not_begun_when_their_distances_cannot_end_by_the_deadline() -
 
 
 def test_level_10_gets_a_program_from_paths() -> None:
-    """How fast is for the benchmark; here the time is generous so that a loaded CI machine (with a cold
-    compile cache) finds it too: 5 s sufficed on the dev VM and did not on CI."""
+    """How fast is for the benchmark; here the search has no deadline (it tries every pair of functions, some
+    seconds), so that what it finds does not hang on the machine's speed (that it keeps a deadline:
+    test_solver.py's test_pieces_of_winning_walks_keep_their_time)."""
     level = gridbot.load("lightbot:10")
-    program = from_paths(level, seconds=30)
+    program = from_paths(level, seconds=math.inf)
     assert program is not None and program.tokens <= 23
     assert lightbot.run(level, program).verdict.won
 

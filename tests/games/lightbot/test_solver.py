@@ -353,6 +353,7 @@ def test_rule_examples_keep_a_representative(word: str) -> None:
         assert solve(level, max_length=len(word)).length <= len(word)
 
 
+@pytest.mark.clock
 def test_cli_solve_json_all_and_time_limit() -> None:
     import json
 
@@ -682,6 +683,7 @@ def test_a_random_level_whose_lights_no_walk_reaches_is_unsolvable() -> None:
     assert result.status == "unsolvable" and result.seconds < 1
 
 
+@pytest.mark.clock
 @pytest.mark.parametrize("ahead", [0.0, 30.0])
 def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched(ahead: float) -> None:
     """The clock's Timeout during a split length, after the head start or in it, ends the length unfinished with

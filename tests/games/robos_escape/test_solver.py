@@ -218,6 +218,7 @@ def test_cli_solve_json(tmp_path) -> None:
     assert data["stats"]["score"] == 46 and data["stats"]["coins"] == 1
 
 
+@pytest.mark.clock
 def test_cli_solve_time_limit_gives_the_best_found() -> None:
     result = invoke("solve", "robos_escape", "robos_escape:1", "--time-limit", "0.5")
     assert result.exit_code == 0, result.output
@@ -326,6 +327,7 @@ def test_random_and_hostile_levels_keep_the_time_limit(limit: float) -> None:
                 assert result.proven_impossible <= result.length - 1
 
 
+@pytest.mark.clock
 def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched() -> None:
     """The clock's Timeout during a split length ends it unfinished with the nodes its shares searched (they
     were lost before: only lengths in this process counted the nodes of a length cut by the clock)."""

@@ -48,6 +48,7 @@ def test_the_beam_finds_a_winning_program_where_no_proof_is_in_sight() -> None:
     assert found is not None and robozzle.run(level, found).verdict.won
 
 
+@pytest.mark.clock
 def test_a_solve_says_where_its_seconds_went() -> None:
     """On a puzzle out of the exact search's reach, the stats split the time between the heuristic's turns, the
     lengths searched (the last one stopped by the clock) and the annealer beside them; the parts that take
@@ -62,6 +63,7 @@ def test_a_solve_says_where_its_seconds_went() -> None:
     assert spent["heuristic"] + spent["exact"] + spent["split"] <= result.seconds + 0.01
 
 
+@pytest.mark.clock
 def test_the_workers_of_a_cluster_guess_too(monkeypatch) -> None:
     """Given a cluster's executor of two workers (here local processes standing in for a Dask cluster's), a
     worker runs the heuristic beside this process's (other ties broken): here this process's gives up at once,
@@ -81,6 +83,7 @@ def test_the_workers_of_a_cluster_guess_too(monkeypatch) -> None:
     assert helped.stats["beam_nodes"] > 0
 
 
+@pytest.mark.clock
 def test_the_heuristic_runs_on_a_thread_per_local_core(monkeypatch) -> None:
     """With two local workers (by number, or a local executor's), the beam's turns and the annealer beside them
     run at the same time on threads of their own, and the program is still won."""
@@ -452,6 +455,7 @@ def test_the_beams_lead_as_a_program_holds_the_leads_decisions() -> None:
     robozzle.run(level, lead, 64)  # a program of the puzzle: no ProgramError
 
 
+@pytest.mark.clock
 def test_the_annealer_beside_goes_on_from_the_lead_every_so_many_steps() -> None:
     """Given a lead, Beside's annealer goes on from it every `lead_every` steps (made few here)."""
     often = dataclasses.replace(DEFAULT, lead_every=70)

@@ -358,6 +358,7 @@ def test_shares_together_search_the_whole_length(name: str, length: int) -> None
         assert bool(whole.programs) == (length == L)
 
 
+@pytest.mark.clock
 def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched() -> None:
     """The clock's Timeout during a split length ends it unfinished, with the nodes its shares searched before
     they stopped (they were lost before, and a split search's speed read as a third of what it was)."""

@@ -555,6 +555,7 @@ print(result.status, round(seconds, 2), result.stats.get("reason", ""))
 """
 
 
+@pytest.mark.clock
 def test_a_hostile_cave_in_a_memory_limited_child() -> None:
     """1000x1000 with 5000 torches clustered round H and T far away (the label search cannot finish), under a
     3 GiB address space: a clear status within the time bound, no traceback, no MemoryError."""
