@@ -109,6 +109,17 @@ def summary(result: SolveResult) -> tuple:
     return result.status, str(result.solution), stats.get("score"), stats.get("candidates"), stats.get("cuts")
 
 
+@pytest.mark.parametrize("seed", [1, 6, 10])  # proven best at 5 tokens; the best up to 5; no escape up to 5
+def test_the_kernels_plain_python_twin_solves_as_the_kernel(seed: int) -> None:
+    """jit=False runs the search kernel's twin (its py_func) all the way: the same answer, score, length and
+    candidates as the compiled kernel, on small random levels up to 5 tokens."""
+    level = random_level(random.Random(seed))
+    compiled = solve(level, max_length=5, workers=1)
+    plain = solve(level, max_length=5, jit=False, workers=1)
+    assert summary(plain) == summary(compiled) and plain.length == compiled.length
+    assert compiled.stats["candidates"] > 1000
+
+
 def test_pausing_the_kernel_changes_nothing() -> None:
     """A bundled level proven with a budget of 7 nodes per kernel call, against one call per length."""
     level = gridbot.load("robos_escape:4")
