@@ -16,8 +16,8 @@ import pytest
 
 import gridbot
 from gridbot.games import robos_escape
+from tests import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RUN = ["date", "machine", "cores", "python", "commit", "command_line"]
 
 # the benchmarks' helper, loaded from its file: benchmarks/ on sys.path would shadow modules of the same names

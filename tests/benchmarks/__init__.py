@@ -1,0 +1,1 @@
+"""The benchmark scripts, as BENCHMARKS.md runs them: the rows their --csv writes."""
