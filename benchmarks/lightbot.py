@@ -8,7 +8,7 @@
 Prints per level the lights, status, length (or, for a level whose proof does
 not finish, the length up to which every program is excluded), candidates
 (search nodes), seconds and the program. With `--baseline-limit` it also runs
-the first solver (tests/lazy_lightbot.py: lazy over whole programs, X
+the first solver (tests/games/lightbot/lazy.py: lazy over whole programs, X
 included, plain Python) on the same level and prints the length it excludes
 or proves in that time. Kernel loading is measured apart, before the levels.
 `--csv FILE` also writes one row per level (COLUMNS, the baseline's empty when

@@ -8,7 +8,7 @@ paints). Random puzzles of two to four rows and columns, up to five functions of
 both ways up to `--length` slots (exact search only, no heuristic) and the answers compared: an optimum on one
 side must equal the other side's optimum and be no less than its lower bound, and "unsolvable" must agree. A cut
 that drops a program with no searched twin shows as a disagreement; hypothesis then prints the smallest puzzle
-it can find that shows it. The suite's tests (tests/test_robozzle_solve.py) run the same checks on fewer, smaller
+it can find that shows it. The suite's tests (tests/games/robozzle/test_solver.py) run the same checks on fewer, smaller
 puzzles up to 5 slots; this is the long run, for a change to a cut. Prints the number of pairs compared and how
 many were proven on both sides.
 """

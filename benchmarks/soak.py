@@ -1,5 +1,5 @@
 """The long soak run: every game's solver, through the `gridbot` command, on many random levels from tiny to the
-format's size limit and on hostile shapes, each under a time limit and an address-space limit (tests/soak.py).
+format's size limit and on hostile shapes, each under a time limit and an address-space limit (tests/soak/soak.py).
 
     python benchmarks/soak.py [--seeds N] [--time-limit S] [--memory GIB] [--csv FILE] [GAME ...]
 

@@ -3,7 +3,7 @@ and what the faces assume when it does not (`DEFAULTS`, read through `optional`)
 
 The command line, the playground, the level reader and the pictures read a game only through these names, so a
 module that keeps the contract gets `levels`, `run`, `solve`, `render` and the JSON output for free.
-docs/development.md gives the same names in a table, and tests/test_games_contract.py checks that the two agree
+docs/development.md gives the same names in a table, and tests/structure/test_contract.py checks that the two agree
 and that every game keeps the contract.
 
 >>> from gridbot.games import carrots, pellet

@@ -1,7 +1,7 @@
 """Levels made by program, one module per game (`gridbot.generate.<game>`), apart from the rules in gridbot.games.
 
 Today each module offers `random_level(width, height, seed, ..., name="")`: a random level of the game, the same
-for the same arguments, which the soak suite (tests/soak.py) and the benchmarks solve by the hundred. This is
+for the same arguments, which the soak suite (tests/soak/soak.py) and the benchmarks solve by the hundred. This is
 also the layer where levels are to be generated to order (a given difficulty, a given shortest program): a
 generator may read the rules, run the compiled kernels and call the solvers below it, and nothing below it
 imports a generator.

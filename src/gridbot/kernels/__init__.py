@@ -14,7 +14,7 @@ that must allocate says so (`allocates=True`) and keeps them. A slice copy in a 
 needs no count.
 
 The twin gives the same answers, only slower: solvers run it when asked not to compile (`jit=False`), and
-tests/test_kernels.py compares every kernel with its twin on the inputs of real solves and checks how each
+tests/structure/test_kernels.py compares every kernel with its twin on the inputs of real solves and checks how each
 was compiled. A kernel called from another runs compiled inside the twin; NUMBA_DISABLE_JIT=1 runs them all
 as Python. A helper that must stay a plain Python function (`plain=True`: the torch cave searches run small
 caves in plain Python, never loading compiled code) is compiled inside each kernel that calls it.

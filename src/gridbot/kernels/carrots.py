@@ -3,7 +3,7 @@
 Data layout shared by every kernel: a *fragment table* holds, for k fragments and
 S = 4 x squares states (state = 4 x square + facing), `ends[k, s]` (int32, the
 state after running fragment k from s) and `vis[k, s, w]` (uint64 words of the
-bitset of squares landed on meanwhile). tests/reference_carrots.py computes the
+bitset of squares landed on meanwhile). tests/games/carrots/reference.py computes the
 same things another way; the tests compare the two on random tables.
 """
 

@@ -3,8 +3,8 @@
 `SOLVERS` is the registry: for each game, the module of its solver (imported only when a level of that game is
 solved: importing this package loads neither numba nor any solver), the options its `solve` takes beyond the
 common four, whether it has a `warm_up` that loads its compiled kernels, and whether loading it counts against a
-time limit. The faces ask it rather than a solver's signature (tests/test_solve_front.py checks the table against
-each solver).
+time limit. The faces ask it rather than a solver's signature (tests/structure/test_solve_front.py checks the table
+against each solver).
 
 `solve(level, time_limit=None, all_solutions=False, progress=None, **options)` finds the level's game from its
 type, runs that game's solver and re-checks every answer with the game's simulator before returning it

@@ -136,7 +136,7 @@ kernel asks. Past the budget the answer says so (stats["reason"]).
 
 The win check is exact (all X placements within the budget and the slot
 limits). Every cut is checked against unpruned enumeration of all programs on
-small random levels in tests/test_lightbot_solve.py, and the kernel against
+small random levels in tests/games/lightbot/test_solver.py, and the kernel against
 its pure-Python twin.
 """
 

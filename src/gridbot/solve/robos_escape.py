@@ -97,7 +97,7 @@ more than the answer). 'optimal' means the search stopped because longer
 programs cannot beat the answer either (`stats["bound"]`). `gridbot.games.robos_escape.describe` prints
 this in words. Each cut is checked against enumeration of every program on
 small random levels, and on levels chosen so that forbidding one more adjacent
-pair of commands would change the answer, in tests/test_robos_escape_solve.py; the kernel is
+pair of commands would change the answer, in tests/games/robos_escape/test_solver.py; the kernel is
 checked against its pure-Python twin (answers and node counts).
 """
 

@@ -38,7 +38,7 @@ lightbot as kern`, `kern.search`, `kern.S_POS`): every name of the layout,
 and the kernels below.
 
 Run as plain Python (NUMBA_DISABLE_JIT=1 or `search.py_func`), the kernels
-give the same answers, only slower; tests/test_kernels.py compares the two.
+give the same answers, only slower; tests/structure/test_kernels.py compares the two.
 
 Speed: the kernel allocates nothing, so it is compiled without numba's
 reference counts (gridbot.kernels), and the helpers of the node loop are

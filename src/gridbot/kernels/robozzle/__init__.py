@@ -34,7 +34,7 @@ and the tests use (`from gridbot.kernels import robozzle as kern`,
 `kern.search`, `kern.S_POS`): every name of the layout, and the kernels below.
 
 Run as plain Python (`search.py_func`, `anneal.py_func`), the kernels give the
-same answers, only slower; tests/test_kernels.py compares the two.
+same answers, only slower; tests/structure/test_kernels.py compares the two.
 """
 
 # ruff: noqa: F401 - the package re-exports what the solver and the tests use
