@@ -1,4 +1,4 @@
-"""Benchmark: the RoboZZle solver over the bundled puzzles (the site's 982).
+"""Benchmark: the RoboZZle solver over the bundled puzzles: the site's first 982 and its 249 later ones, side by side.
 
     python benchmarks/robozzle.py [--time-limit S] [--jobs N | --scheduler ADDRESS] [--workers N] [--checkpoint FILE]
                                   [--csv FILE] [--proofs FILE] [--set NAME] [IDS ...]
@@ -6,16 +6,18 @@
 First the machine's speed (`calibrate`: the exact search on a fixed puzzle, one process), then per puzzle: the
 status (optimal = proven fewest slots; solved = a program, not proven; timeout; unsolvable), the length, the lower
 bound (every shorter length excluded), seconds and search nodes. Then the totals of solved and proven optimal,
-overall and by number of functions. Puzzles are tasks on the executor (gridbot.parallel.executors, as `gridbot solve`
-runs them): `--jobs` local worker processes or the workers of a Dask cluster (`--scheduler tcp://HOST:PORT` or
-`local:N`), one puzzle each at a time, each with its own time limit, the kernel loaded before the clock. With
+overall and by number of functions. Puzzles are tasks on the executor (gridbot.parallel.executors, as `gridbot
+solve` runs them): `--jobs` local worker processes or the workers of a Dask cluster (`--scheduler tcp://HOST:PORT`
+or `local:N`), one puzzle each at a time, each with its own time limit, the kernel loaded before the clock. With
 `--workers N` (N > 1) the puzzles are solved one after the other instead, each proof's long lengths split into
 shares over the executor. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
-picks a list from ../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached`
-(solved_by_published_solver.txt). `--proofs FILE` writes the table of proof times that `gridbot levels` shows (the
-package's data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts. `--csv FILE` writes
-every puzzle's row as the files of benchmarks/results/ hold them: COLUMNS, then the run's date, machine, cores,
-Python, commit and command line (benchmarks/_results.py)."""
+picks the puzzles: `both` (the default: every bundled puzzle, the main set and `later`, reported side by side),
+`main` (the 982 the solver's settings are chosen on), `later` (the site's later puzzles, which check that a change
+carries over to puzzles it was not chosen on), or a list of main ids from ../shared/levels/robozzle/: `test`
+(published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). `--proofs FILE` writes the table of
+proof times that `gridbot levels` shows (the package's data/robozzle/proofs.json). Every answer is re-run by the
+simulator before it counts. `--csv FILE` writes every puzzle's row as the files of benchmarks/results/ hold them:
+COLUMNS, then the run's date, machine, cores, Python, commit and command line (benchmarks/_results.py)."""
 
 from __future__ import annotations
 
@@ -39,8 +41,9 @@ from gridbot.solve import batch
 from gridbot.solve.robozzle import warm_up
 
 PHASES = ("heuristic", "exact", "split", "unfinished", "annealer")  # Spent, as SolveResult.stats gives it
-COLUMNS = ("id", "functions", "slots", "status", "length", "lower_bound", "seconds", "nodes", "program", *PHASES)
-SETS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
+COLUMNS = ("id", "set", "functions", "slots", "status", "length", "lower_bound", "seconds", "nodes", "program", *PHASES)
+LISTS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
+SETS = ("both", *levels.level_sets("robozzle"), *LISTS)
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels" / "robozzle"
 
 
@@ -50,6 +53,7 @@ def row_of(name: str, level: Any, result: SolveResult) -> dict:
         raise AssertionError(f"robozzle:{name}: {result.solution} does not win")
     return {
         "id": name,
+        "set": next(s for s in levels.level_sets("robozzle") if name in levels.names("robozzle", s)),
         "functions": sum(1 for s in level.slots if s),
         "slots": sum(level.slots),
         "status": result.status,
@@ -108,7 +112,7 @@ def calibrate(repeat: int = 3) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("ids", nargs="*", help="puzzle ids (default: every bundled puzzle)")
+    parser.add_argument("ids", nargs="*", help="puzzle ids (default: those of --set)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default 10)")
     parser.add_argument("--jobs", type=int, default=None, help="local worker processes (default: all cores)")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:PORT, or local:N")
@@ -118,11 +122,9 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=None, help="record finished puzzles in this file (resume from it)")
     parser.add_argument("--csv", help="write every puzzle's row to this file")
     parser.add_argument("--proofs", help="write the seconds of each proof to this file (data/robozzle/proofs.json)")
-    parser.add_argument("--set", choices=sorted(SETS), help="a list of ids from ../shared/levels/robozzle/")
+    parser.add_argument("--set", choices=SETS, default="both", help="the puzzles to run (default both sets)")
     args = parser.parse_args()
-    ids = args.ids or levels.names("robozzle")
-    if args.set:
-        ids = (SHARED / SETS[args.set]).read_text().split()
+    ids = args.ids or puzzles(args.set)
     started = time.monotonic()
     with executors.open_executor(args.jobs, args.scheduler, args.checkpoint) as run_on:
         where = args.scheduler or "local processes"
@@ -135,16 +137,7 @@ def main() -> int:
         rows = corpus(run_on, ids, args.time_limit, args.workers)
     rows.sort(key=lambda row: levels._natural(row["id"]))
     print(f"\n{len(rows)} puzzles in {time.monotonic() - started:.0f} s")
-    by = Counter()
-    for row in rows:
-        for key in ("all", f"{row['functions']} functions"):
-            by[key, "puzzles"] += 1
-            by[key, "solved"] += row["status"] in ("optimal", "solved")
-            by[key, "optimal"] += row["status"] == "optimal"
-    print(f"{'':<12} {'puzzles':>7} {'solved':>7} {'optimal':>8}")
-    for key in ["all"] + [f"{n} functions" for n in range(1, 6)]:
-        if by[key, "puzzles"]:
-            print(f"{key:<12} {by[key, 'puzzles']:>7} {by[key, 'solved']:>7} {by[key, 'optimal']:>8}")
+    print(summary(rows))
     if args.csv:
         _results.write(args.csv, COLUMNS, rows)
     _failures(rows)
@@ -152,6 +145,41 @@ def main() -> int:
         command = " ".join(["benchmarks/robozzle.py", *sys.argv[1:]])
         Path(args.proofs).write_text(json.dumps(proof_table(rows, args.time_limit, command), indent=1) + "\n")
     return 0
+
+
+def puzzles(chosen: str) -> list[str]:
+    """The ids of the puzzles that `--set` names."""
+    if chosen in LISTS:
+        return (SHARED / LISTS[chosen]).read_text().split()
+    sets = levels.level_sets("robozzle") if chosen == "both" else [chosen]
+    return [name for level_set in sets for name in levels.names("robozzle", level_set)]
+
+
+def summary(rows: list[dict]) -> str:
+    """Solved and proven optimal, overall and by the number of functions a puzzle gives, one column group per set
+    of puzzles among `rows` (the main set and the later puzzles side by side)."""
+    sets = [s for s in levels.level_sets("robozzle") if any(row["set"] == s for row in rows)]
+    by = Counter()
+    for row in rows:
+        for key in ("all", f"{row['functions']} functions"):
+            by[row["set"], key, "puzzles"] += 1
+            by[row["set"], key, "solved"] += row["status"] in ("optimal", "solved")
+            by[row["set"], key, "optimal"] += row["status"] == "optimal"
+
+    def cells(level_set: str, key: str) -> str:
+        count = by[level_set, key, "puzzles"]
+        if not count:
+            return f"{'':>7} {'':>14} {'':>14}"
+        solved, proven = by[level_set, key, "solved"], by[level_set, key, "optimal"]
+        return f"{count:>7} {f'{solved} {100 * solved / count:.1f}%':>14} {f'{proven} {100 * proven / count:.1f}%':>14}"
+
+    width = 7 + 1 + 14 + 1 + 14
+    lines = [f"{'':<12}" + "".join(f" | {level_set:^{width}}" for level_set in sets),
+             f"{'':<12}" + "".join(f" | {'puzzles':>7} {'solved':>14} {'optimal':>14}" for _ in sets)]  # fmt: skip
+    for key in ["all"] + [f"{n} functions" for n in range(1, 6)]:
+        if any(by[level_set, key, "puzzles"] for level_set in sets):
+            lines.append(f"{key:<12}" + "".join(f" | {cells(level_set, key)}" for level_set in sets))
+    return "\n".join(lines)
 
 
 def proof_table(rows: list[dict], time_limit: float, command: str) -> dict:

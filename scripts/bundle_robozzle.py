@@ -1,11 +1,11 @@
 """Rebuild gridbot's bundle of RoboZZle puzzles from the site's API files.
 
     python scripts/bundle_robozzle.py ../shared/levels/robozzle/puzzles
+    python scripts/bundle_robozzle.py ../shared/levels/robozzle/later later
 
-Writes src/gridbot/data/robozzle/levels.json.gz: {puzzle id: the puzzle in gridbot's text form (title and
-author included)}, for every file that holds a puzzle (the API's `null` files are left out). Each puzzle is
-checked to read back to the same level from the text form.
-"""
+Writes src/gridbot/data/robozzle/levels.json.gz (the main set), or SET.json.gz for a second set: {puzzle id: the
+puzzle in gridbot's text form (title and author included)}, for every file that holds a puzzle (the API's `null`
+files are left out). Each puzzle is checked to read back to the same level from the text form."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ from pathlib import Path
 from gridbot.errors import LevelError
 from gridbot.games import robozzle
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "gridbot" / "data" / "robozzle" / "levels.json.gz"
+DATA = Path(__file__).resolve().parent.parent / "src" / "gridbot" / "data" / "robozzle"
 
 
-def main(folder: str) -> int:
+def main(folder: str, level_set: str = "main") -> int:
+    out = DATA / ("levels.json.gz" if level_set == "main" else f"{level_set}.json.gz")
     bundle = {}
     for path in sorted(Path(folder).glob("*.json"), key=lambda p: int(p.stem)):
         try:
@@ -32,10 +33,10 @@ def main(folder: str) -> int:
         if robozzle.Level.parse(text, name=path.stem) != level:
             raise AssertionError(f"{path.name} does not read back from its text form")
         bundle[path.stem] = text
-    OUT.write_bytes(gzip.compress(json.dumps(bundle, ensure_ascii=False).encode(), mtime=0))
-    print(f"{len(bundle)} puzzles, {OUT.stat().st_size:,} bytes -> {OUT}")
+    out.write_bytes(gzip.compress(json.dumps(bundle, ensure_ascii=False).encode(), mtime=0))
+    print(f"{len(bundle)} puzzles, {out.stat().st_size:,} bytes -> {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "../shared/levels/robozzle/puzzles"))
+    sys.exit(main(*(sys.argv[1:] or ["../shared/levels/robozzle/puzzles"])))

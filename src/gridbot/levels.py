@@ -50,23 +50,46 @@ def _natural(name: str) -> tuple[int, int, str]:
     return (0, int(head), name) if head.isdigit() else (1, 0, name)
 
 
+MAIN = "main"  # the level set a game's levels belong to unless a bundle file of another set holds them
+
+
 @functools.cache
-def _bundle(game: str) -> dict[str, str]:
-    """The levels of `game`'s bundle file (name -> text), or {} when it has none. Read once per process."""
-    f = resources.files("gridbot") / "data" / game / BUNDLE
+def _bundle(game: str, level_set: str = MAIN) -> dict[str, str]:
+    """The levels of `game`'s bundle file of `level_set` (name -> text), or {} when it has none. Read once per
+    process. The main set's file is BUNDLE; another set's is `SET.json.gz` (RoboZZle's `later.json.gz`)."""
+    f = resources.files("gridbot") / "data" / game / (BUNDLE if level_set == MAIN else f"{level_set}.json.gz")
     if not f.is_file():
         return {}
     return json.loads(gzip.decompress(f.read_bytes()))
 
 
-def names(game: str) -> list[str]:
-    """Names of the bundled levels of `game`, in order (numbers in numeric order)."""
+def level_sets(game: str) -> list[str]:
+    """The bundled level sets of `game`: MAIN first, then the sets of its other bundle files, by name.
+
+    >>> level_sets("robozzle")
+    ['main', 'later']
+    """
+    folder = resources.files("gridbot") / "data" / games.get(game).NAME
+    if not folder.is_dir():
+        return [MAIN]
+    extra = sorted(f.name.removesuffix(".json.gz") for f in folder.iterdir() if f.name.endswith(".json.gz"))
+    return [MAIN] + [name for name in extra if name != BUNDLE.removesuffix(".json.gz")]
+
+
+def names(game: str, level_set: str = MAIN) -> list[str]:
+    """Names of the bundled levels of `game` in `level_set`, in order (numbers in numeric order). A name is unique
+    across a game's sets, so `GAME:NAME` needs no set; GridbotError for a set the game does not have."""
     games.get(game)
-    folder = resources.files("gridbot") / "data" / game.lower()
+    game = game.lower()
+    if level_set != MAIN:
+        if level_set not in level_sets(game):
+            raise GridbotError(f"{game} has no level set {level_set!r} (its sets: {', '.join(level_sets(game))})")
+        return sorted(_bundle(game, level_set), key=_natural)
+    folder = resources.files("gridbot") / "data" / game
     if not folder.is_dir():
         return []
     found = {Path(f.name).stem for f in folder.iterdir() if Path(f.name).suffix in LEVEL_SUFFIXES}
-    return sorted(found | set(_bundle(game.lower())), key=_natural)
+    return sorted(found | set(_bundle(game)), key=_natural)
 
 
 def _matches(stem: str, wanted: str) -> bool:
@@ -76,10 +99,26 @@ def _matches(stem: str, wanted: str) -> bool:
 
 
 def bundled(game: str, wanted: str) -> str | None:
-    """The name of the bundled level of `game` that `wanted` names (`7` finds `07`), or None."""
-    for stem in names(game):
-        if _matches(stem, wanted):
-            return stem
+    """The name of the bundled level of `game` that `wanted` names (`7` finds `07`), in any of its sets, or None."""
+    for level_set in level_sets(game):
+        for stem in names(game, level_set):
+            if _matches(stem, wanted):
+                return stem
+    return None
+
+
+def bundled_text(game: str, stem: str) -> str | None:
+    """The text of bundled level `game:stem` (a name from `names`, never a path), from any set; None if none."""
+    game = games.get(game).NAME
+    for level_set in level_sets(game):
+        bundle = _bundle(game, level_set)
+        if stem in bundle:
+            return bundle[stem]
+    folder = resources.files("gridbot") / "data" / game
+    for suffix in LEVEL_SUFFIXES:
+        f = folder / (stem + suffix)
+        if f.is_file():
+            return f.read_text()
     return None
 
 
@@ -174,16 +213,10 @@ def read_text(spec: str | os.PathLike[str], game: str | None = None) -> tuple[st
         if game is not None and game_name.lower() != game.lower():
             raise GridbotError(f"level {spec!r} belongs to {game_name}, not {game}")
         games.get(game_name)
-        folder = resources.files("gridbot") / "data" / game_name.lower()
-        for stem in names(game_name):
-            if _matches(stem, wanted):
-                bundle = _bundle(game_name.lower())
-                if stem in bundle:
-                    return game_name.lower(), f"{game_name.lower()}:{stem}", bundle[stem]
-                for suffix in LEVEL_SUFFIXES:
-                    f = folder / (stem + suffix)
-                    if f.is_file():
-                        return game_name.lower(), f"{game_name.lower()}:{stem}", f.read_text()
+        stem = bundled(game_name, wanted)
+        text = None if stem is None else bundled_text(game_name, stem)
+        if stem is not None and text is not None:
+            return game_name.lower(), f"{game_name.lower()}:{stem}", text
         raise GridbotError(f"no bundled level {spec!r} (see `gridbot levels {game_name}`)")
     if game is None:
         raise GridbotError(f"name the game of level file {spec!r}")

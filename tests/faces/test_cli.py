@@ -92,6 +92,17 @@ def test_levels_carrots_lists_the_twelve_boards_with_sizes():
     assert "12x12" in lines[6]
 
 
+def test_levels_lists_a_second_set_and_names_it_otherwise():
+    result = invoke("levels", "robozzle", "--set", "later")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 249 and lines[0].startswith("robozzle:1008 ")
+    main = invoke("levels", "robozzle")
+    assert "249 more levels in set 'later'" in main.stderr and "robozzle:1008" not in main.stdout
+    wrong = invoke("levels", "carrots", "--set", "later")
+    assert wrong.exit_code == 2 and "carrots has no level set 'later'" in wrong.output
+
+
 def test_levels_unknown_game():
     assert_one_line_error(invoke("levels", "chess"), "unknown game 'chess'")
 

@@ -319,7 +319,8 @@ def _from_json(text: str, name: str) -> Level:
     paints = "".join(ch for ch in COLOURS if allowed & PAINT_BITS[ch])
     start = (number("RobotRow", 0, len(board) - 1), number("RobotCol", 0, len(board[0]) - 1))
     facing = SITE_FACINGS[number("RobotDir", 0, 3)]
-    title, author = str(data.get("Title") or ""), str(data.get("SubmittedBy") or "")
+    # the text form keeps a title or author on its line without the spaces around it; so does the level
+    title, author = str(data.get("Title") or "").strip(), str(data.get("SubmittedBy") or "").strip()
     level = Level(tuple(board), tuple(sorted(stars)), start, facing, tuple(counts), paints, name, title, author)
     return _check(level, where)
 

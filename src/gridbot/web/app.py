@@ -19,7 +19,6 @@ import dataclasses
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -106,15 +105,10 @@ def _module(game: str) -> ModuleType:
 
 def _bundled_text(game: str, stem: str) -> str:
     """The text of bundled level `stem` (a name from levels.names, never a path from the request)."""
-    bundle = levels._bundle(game)  # the game's one-file bundle, read once per process
-    if stem in bundle:
-        return bundle[stem]
-    folder = resources.files("gridbot") / "data" / game
-    for suffix in levels.LEVEL_SUFFIXES:
-        f = folder / (stem + suffix)
-        if f.is_file():
-            return f.read_text()
-    raise BadInput(404, "level", f"no bundled level {game}:{stem}")
+    text = levels.bundled_text(game, stem)
+    if text is None:
+        raise BadInput(404, "level", f"no bundled level {game}:{stem}")
+    return text
 
 
 def _level(body: LevelIn, caps: Caps) -> tuple[ModuleType, Any, str]:

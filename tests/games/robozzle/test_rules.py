@@ -33,6 +33,30 @@ def test_every_bundled_puzzle_reads_back_from_both_forms() -> None:
         assert Level.parse(json.dumps(robozzle.to_json(level)), name=level.name) == level
 
 
+def test_the_later_puzzles_are_a_second_set_named_like_the_first() -> None:
+    assert levels.level_sets("robozzle") == ["main", "later"]
+    later = levels.names("robozzle", "later")
+    assert len(later) == 249 and later[0] == "1008"
+    assert not set(later) & set(levels.names("robozzle"))  # a name is unique across the sets
+    level = gridbot.load("robozzle:1008")
+    assert level.name == "robozzle:1008" and levels.bundled("robozzle", "1008") == "1008"
+    for name in later[::5]:
+        level = gridbot.load(f"robozzle:{name}")
+        assert Level.parse(str(level), name=level.name) == level
+    with pytest.raises(gridbot.GridbotError, match="no level set 'nope'"):
+        levels.names("robozzle", "nope")
+
+
+def test_a_title_with_spaces_around_it_reads_back_from_the_text_form() -> None:
+    site = {
+        "Colors": ["RRRR"], "Items": ["...*"], "RobotRow": "0", "RobotCol": "0", "RobotDir": "0",
+        "SubLengths": ["3", "0", "0", "0", "0"], "AllowedCommands": "0", "Title": " margin ", "SubmittedBy": "me ",
+    }  # fmt: skip
+    level = Level.parse(json.dumps(site))
+    assert (level.title, level.author) == ("margin", "me")
+    assert Level.parse(str(level)) == level
+
+
 def test_the_sites_json_and_the_text_form_give_one_level() -> None:
     site = {
         "Colors": ["RRRR", "BBGG"], "Items": ["...*", "...."], "RobotRow": "0", "RobotCol": "0", "RobotDir": "0",
