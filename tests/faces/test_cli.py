@@ -410,6 +410,23 @@ def test_solve_under_time_limit(fake_solver):
     assert 1.0 < fake_solver.calls[0][1]["time_limit"] <= 1.5  # what the command's start-up left of it
 
 
+def test_games_with_shares_solve_several_levels_in_turn_over_every_worker(monkeypatch):
+    from gridbot import solve as front
+
+    seen = []
+    real = front.solve
+
+    def spy(level, **kwargs):
+        seen.append((level.name, type(kwargs.get("executor")).__name__))
+        return real(level, **kwargs)
+
+    monkeypatch.setattr(front, "solve", spy)  # the CLI's calls, seen in this process: no level went to a task
+    result = invoke("solve", "lightbot", "lightbot:1", "lightbot:2", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    assert seen == [("lightbot:01", "Executor"), ("lightbot:02", "Executor")]
+    assert result.stdout.index("lightbot:01: optimal") < result.stdout.index("lightbot:02: optimal")
+
+
 def test_solve_timeout_exits_1_but_reports_every_level(fake_solver):
     def answer(level):
         if level.name == "carrots:07":

@@ -4,6 +4,7 @@ re-checks every answer), in this process or as tasks on local processes or a Das
 
 from __future__ import annotations
 
+import time
 from types import ModuleType
 from typing import Any
 
@@ -74,9 +75,10 @@ def solve(
 
     LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
     Several levels are solved at once, one a worker (--jobs local processes, or the
-    workers of a Dask cluster with --scheduler), each with the whole time limit; one
-    level's long proof is split into shares over the workers instead (Light-Bot,
-    RoboZZle, Robo's Escape). See docs/cluster.md.
+    workers of a Dask cluster with --scheduler), each with the whole time limit. The
+    games whose long proofs split into shares over the workers (Light-Bot, RoboZZle,
+    Robo's Escape) solve one level at a time instead, on local processes, each proof's
+    long lengths over all of them. See docs/cluster.md.
     """
     since = inputs.command_started(ctx)  # the first level's time counts from the command's start
     module = games.get(game)
@@ -93,7 +95,15 @@ def solve(
     from gridbot.parallel import executors
 
     shares = solver.takes("executor")
-    if len(loaded) > 1 or (scheduler is not None and not shares):
+    if len(loaded) > 1 and shares and scheduler is None:
+        # One level at a time, its long lengths in shares over every worker: a long proof gets every core and
+        # is not left to share one with a level that ends long before it (the corpus benchmarks run this way).
+        with executors.open_executor(jobs, None, checkpoint) as run_on:
+            failed = False
+            for spec, level in loaded:
+                since = inputs.command_started(ctx) if spec == loaded[0][0] else time.monotonic()
+                failed = _solve_one(module, spec, level, since, options, extra, as_json, run_on) or failed
+    elif len(loaded) > 1 or (scheduler is not None and not shares):
         with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
             failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
     elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
