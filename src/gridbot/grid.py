@@ -127,6 +127,21 @@ def grid_rows(text: str, fill: str, source: str = "<level>", max_side: int = MAX
     return tuple(line.ljust(width, fill) for line in lines)
 
 
+def grid_text(rows: Sequence[str]) -> str:
+    """The rows of a rectangular grid as text, without trailing blanks, that grid_rows reads back to the same rows:
+    when blanks end every row, the first row keeps its own, so the width comes back with it.
+
+    >>> grid_text(["@ ", "$ "])
+    '@ \\n$'
+    >>> grid_rows(grid_text(["@ ", "$ "]), " ")
+    ('@ ', '$ ')
+    """
+    lines = [row.rstrip() for row in rows]
+    if lines and max(map(len, lines)) < len(rows[0]):
+        lines[0] = rows[0]
+    return "\n".join(lines)
+
+
 def cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
     """Every (row, column, character) of a grid, row by row."""
     for r, line in enumerate(rows):

@@ -174,28 +174,12 @@ def edited_programs(game: str) -> st.SearchStrategy:
     return edited(NOTATIONS[game].programs.map(str), NOTATIONS[game].program_chars)
 
 
-def prints_back(level: object) -> bool:
-    """Whether str(level) keeps the whole board: not when every row ends in a blank, which str() strips and parsing
-    does not pad back (a void column for Carrots; floor for Bender and the torch cave:
-    test_a_blank_right_column_prints_back)."""
-    rows = getattr(level, "rows", ())
-    return not rows or not all(row.endswith(" ") for row in rows)
-
-
-def misplaced(game: ModuleType, error: LevelError) -> bool:
-    """A position known to be wrong, shown by a strict xfail test below: Light-Bot names a character that is no
-    character of a board by its line within the heights or the markers, not within the text."""
-    return game.NAME == "lightbot" and error.message.startswith("unexpected character")
-
-
 def check_level(game: ModuleType, text: str) -> None:
     """`text` is a level or a LevelError that names a line and column of `text`; a level prints as text that reads
     back as the same level, and its rows (if it has them) are a rectangle."""
     try:
         level = game.Level.parse(text, name=NAME)
     except LevelError as error:  # any other exception fails the test
-        if misplaced(game, error):
-            return
         lines = text.split("\n")
         last = len(lines) + NOTATIONS[game.NAME].line_after
         assert 1 <= error.line <= last, (error, len(lines))
@@ -206,8 +190,7 @@ def check_level(game: ModuleType, text: str) -> None:
     rows = getattr(level, "rows", None)
     if rows:
         assert len({len(row) for row in rows}) == 1
-    if prints_back(level):
-        assert game.Level.parse(str(level), name=NAME) == level
+    assert game.Level.parse(str(level), name=NAME) == level
 
 
 def check_program(game: ModuleType, text: str) -> None:
@@ -289,15 +272,22 @@ def test_known_texts(name: str, kind: str, text: str) -> None:
     (check_level if kind == "level" else check_program)(games.get(name), text)
 
 
-@pytest.mark.xfail(strict=True, reason="str() strips a row's trailing blanks, which are floor here")
-@pytest.mark.parametrize(("name", "text"), [("bender", "@ $ "), ("torch_cave", "H..T ")])
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("bender", "@ $ "),
+        ("bender", "3 4\n@ $"),
+        ("torch_cave", "H..T "),
+        ("carrots", "SO \nOO "),
+        ("robos_escape", "S. \n.. "),
+    ],
+)
 def test_a_blank_right_column_prints_back(name: str, text: str) -> None:
     game = games.get(name)
     level = game.Level.parse(text)
     assert game.Level.parse(str(level)) == level
 
 
-@pytest.mark.xfail(strict=True, reason="the line within the block of markers, 2, not within the text")
 def test_lightbot_names_the_line_of_a_bad_character_in_the_text() -> None:
     with pytest.raises(LevelError) as info:
         lightbot.Level.parse("00\n00\n\n>.\n.\t")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
-from gridbot.grid import Direction, grid_rows, plural
+from gridbot.grid import Direction, grid_rows, grid_text, plural
 from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "bender"
@@ -144,7 +144,10 @@ class Level:
         return cls(tuple(rows), starts[0], booths[0], tuple(teleporters), name, header)
 
     def __str__(self) -> str:
-        return "\n".join(row.rstrip() for row in self.rows)
+        if self.rows[-1].strip(EMPTY):
+            return grid_text(self.rows)
+        # blank rows at the bottom are no text lines: the header keeps them
+        return f"{self.height} {self.width}\n" + grid_text(self.rows)
 
     @property
     def width(self) -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
-from gridbot.grid import Direction, Positions, grid_rows
+from gridbot.grid import Direction, Positions, grid_rows, grid_text
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import Outcome, Verdict
 
@@ -102,7 +102,7 @@ class Level:
         return cls(tuple(rows), squares, start, tuple(hops), marks, name)
 
     def __str__(self) -> str:
-        return "\n".join(row.rstrip() for row in self.rows)
+        return grid_text(self.rows)
 
     @property
     def size(self) -> int:

@@ -51,6 +51,14 @@ Position = tuple[int, int]
 # ---------------------------------------------------------------- levels
 
 
+def _block_rows(block: list[tuple[int, str]], width: int, fill: str, name: str) -> tuple[str, ...]:
+    """The rows of a block of (line number, line), padded with `fill`; a LevelError names the line of the text."""
+    try:
+        return grid_rows("\n".join(line.ljust(width, fill) for _, line in block), fill, source=name)
+    except LevelError as exc:
+        raise LevelError(exc.message, block[exc.line - 1][0], exc.column, name) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """An immutable level: heights per cell, the light tiles (in reading order), the robot's start."""
@@ -91,8 +99,8 @@ class Level:
                 if len(line) > MAX_SIDE:
                     raise LevelError(f"a row longer than {MAX_SIDE} ({too_big})", n, MAX_SIDE + 1, name)
         width = max(len(line) for _, line in top + bottom)
-        height_rows = grid_rows("\n".join(line.ljust(width, "0") for _, line in top), "0", source=name)
-        marker_rows = grid_rows("\n".join(line.ljust(width, ".") for _, line in bottom), ".", source=name)
+        height_rows = _block_rows(top, width, "0", name)
+        marker_rows = _block_rows(bottom, width, ".", name)
         heights = []
         for (n, _), row in zip(top, height_rows, strict=True):
             for c, ch in enumerate(row):

@@ -33,7 +33,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gridbot.errors import LevelError, ProgramError
-from gridbot.grid import Direction, cells, grid_rows
+from gridbot.grid import Direction, cells, grid_rows, grid_text
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import Outcome, SolveResult, Status, Verdict
 
@@ -78,7 +78,7 @@ class Level:
         return cls(rows, starts[0], name)
 
     def __str__(self) -> str:
-        return "\n".join(row.rstrip() for row in self.rows)
+        return grid_text(self.rows)
 
     @property
     def size(self) -> int:

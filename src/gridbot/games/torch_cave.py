@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
-from gridbot.grid import grid_rows, plural
+from gridbot.grid import grid_rows, grid_text, plural
 from gridbot.result import Outcome, SolveResult, Status, Verdict
 
 NAME = "torch_cave"
@@ -125,7 +125,7 @@ class Level:
         )
 
     def __str__(self) -> str:
-        return "\n".join(row.rstrip() for row in self.rows)
+        return grid_text(self.rows)
 
     def position(self, cell: int) -> tuple[int, int]:
         """(line, column) of a cell, both 1-based as in the level text."""
