@@ -1,0 +1,75 @@
+"""What a package handed on carries: one version everywhere, its licence, the notice of the bundled data.
+
+The wheel itself is tested by tests/wheel/smoke.py (run by .ci/run on a built and installed wheel); these tests
+read the source tree.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import tomllib
+
+from click.testing import CliRunner
+
+import gridbot
+from gridbot.cli import cli
+from tests import ROOT
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_the_version_is_written_in_one_place() -> None:
+    project = PYPROJECT["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "gridbot.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+(?:(?:a|b|rc)\d+)?(?:\.dev\d+)?", gridbot.__version__)
+
+
+def test_gridbot_version_says_the_package_version() -> None:
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"gridbot, version {gridbot.__version__}\n"
+
+
+def test_an_installed_gridbot_has_the_same_version() -> None:
+    try:
+        installed = importlib.metadata.version("gridbot")
+    except importlib.metadata.PackageNotFoundError:  # run from the source tree without installing
+        return
+    assert installed == gridbot.__version__
+
+
+def test_the_licence_and_the_data_notice_are_declared() -> None:
+    project = PYPROJECT["project"]
+    assert project["license"] == "MIT"
+    assert set(project["license-files"]) == {"LICENSE", "DATA-NOTICE.md"}
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    assert "Operating System :: POSIX :: Linux" in project["classifiers"]
+    assert "License :: OSI Approved :: MIT License" not in project["classifiers"]  # SPDX `license` replaces it
+
+
+def test_the_data_notice_names_every_bundled_set() -> None:
+    notice = (ROOT / "DATA-NOTICE.md").read_text()
+    data = ROOT / "src" / "gridbot" / "data"
+    for folder in sorted(path for path in data.iterdir() if path.is_dir()):
+        for path in sorted(folder.iterdir()):
+            if path.name == "proofs.json":
+                continue  # gridbot's own measurements, named once for every set
+            stem = path.name.split(".")[0]
+            assert (
+                f"{folder.name}/{path.name}" in notice
+                or f"{folder.name}/{stem}" in notice
+                or _in_a_range(notice, folder.name, stem)
+            ), f"DATA-NOTICE.md does not say where {folder.name}/{path.name} comes from"
+
+
+def _in_a_range(notice: str, game: str, stem: str) -> bool:
+    """Whether `game/FIRST` .. `LAST` of the notice holds `stem` (by its number: 01 .. 12)."""
+    number = re.match(r"\d+", stem)
+    if number is None:
+        return False
+    for first, last in re.findall(rf"`{game}/(\d+)[^`]*` \.\. `(\d+)", notice):
+        if int(first) <= int(number.group()) <= int(last):
+            return True
+    return False
