@@ -23,15 +23,16 @@ reads its own stop flag: gridbot.deadline.reading(stop) makes
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from gridbot.deadline import read_in_process
+from gridbot.errors import GridbotError
 
 _PR_SET_PDEATHSIG = 1
 
@@ -44,11 +45,27 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def fork_method() -> str:
+    """The start method the worker pools need, "fork"; a GridbotError where this system lacks it (Windows)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise GridbotError(
+            f"worker processes need the 'fork' start method, which this system ({sys.platform}) lacks: "
+            "gridbot's parallel solves run on Linux"
+        )
+    return "fork"
+
+
 def _die_with_parent(parent: int) -> None:
-    """Ask the kernel to kill this process when its parent dies (Linux); exit now if it is already gone."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    """Ask the kernel to kill this process when its parent dies (Linux); exit now if it is already gone.
+
+    ctypes loads the C library here, on Linux only: elsewhere there is no prctl, and the worker relies on the
+    pool's own shutdown instead."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 
@@ -81,10 +98,11 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 def local_pool(workers: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
     """(executor, stop event) of `workers` forked processes, terminated when the block is left.
 
-    Forked, so that the workers inherit compiled kernels and the stop event.
-    A normal exit waits for nothing: any share still running is stopped.
+    Forked, so that the workers inherit compiled kernels and the stop event; where the system cannot fork
+    (Windows), a GridbotError says so in one line. A normal exit waits for nothing: any share still running is
+    stopped.
     """
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context(fork_method())
     stop = context.Event()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), stop))
     try:

@@ -7,7 +7,6 @@ True
 from __future__ import annotations
 
 import os
-import resource
 from pathlib import Path
 
 MAX_BUDGET = 8 * 2**30  # no solver needs more; leaves the rest of a big machine to others
@@ -53,7 +52,12 @@ def _cgroup_room(root: Path = Path("/sys/fs/cgroup"), own: Path = Path("/proc/se
 
 
 def _address_room() -> int | None:
-    """Bytes of address space RLIMIT_AS still allows this process; None without a limit."""
+    """Bytes of address space RLIMIT_AS still allows this process; None without a limit, or on a system without
+    the `resource` module (imported here, not at the top, so that gridbot imports there too)."""
+    try:
+        import resource
+    except ImportError:
+        return None
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft == resource.RLIM_INFINITY:
         return None

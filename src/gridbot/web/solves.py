@@ -145,8 +145,10 @@ def kill(process: subprocess.Popen | None) -> None:
     """SIGKILL the worker's process group (the worker and any pool it started), then reap the worker."""
     if process is None:
         return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)  # the worker leads its own session, so its group has its pid
+    # the worker leads its own session, so its group has its pid; a system without process groups (no killpg,
+    # no SIGKILL: Windows) has only the worker itself to kill, below
+    with contextlib.suppress(ProcessLookupError, PermissionError, AttributeError):
+        os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
