@@ -7,12 +7,17 @@ read the source tree.
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import re
 import tomllib
+from pathlib import Path
+from types import ModuleType
 
+import pytest
 from click.testing import CliRunner
 
 import gridbot
+from gridbot import games
 from gridbot.cli import cli
 from tests import ROOT
 
@@ -73,3 +78,38 @@ def _in_a_range(notice: str, game: str, stem: str) -> bool:
         if int(first) <= int(number.group()) <= int(last):
             return True
     return False
+
+
+def test_the_changelog_has_the_version_and_an_unreleased_section() -> None:
+    headings = re.findall(r"^## \[([^\]]+)\]", (ROOT / "CHANGELOG.md").read_text(), flags=re.MULTILINE)
+    assert headings[0] == "Unreleased"
+    assert gridbot.__version__ in headings, f"CHANGELOG.md has no section for {gridbot.__version__}"
+
+
+def _setup_py() -> ModuleType:
+    """setup.py as a module, without running setup() (it runs only as __main__)."""
+    spec = importlib.util.spec_from_file_location("gridbot_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_index_description_needs_nothing_of_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text()
+    described = _setup_py().index_readme(readme)
+    assert "](docs/" in readme and "![" in readme  # the README has what the description must drop
+    assert not re.search(r"\]\((?![a-zA-Z][a-zA-Z0-9+.-]*:)", described), "a link or picture without an address"
+    assert "## Contents" not in described and "## Quick start" in described and "Linux" in described
+    for page in set(re.findall(r"`(docs/[\w-]+\.md)`", described)) - {"docs/PAGE.md"}:
+        assert (ROOT / page).is_file(), page
+    assert described.count("```") == readme.count("```")  # the code blocks are all kept
+
+
+@pytest.mark.parametrize("command", [[], ["solve"], ["run"], ["render"], ["show"], ["web"], ["levels"]])
+def test_the_help_points_at_pages_that_exist(command: list[str]) -> None:
+    text = CliRunner().invoke(cli, [*command, "--help"]).output
+    for pointer in re.findall(r"(/\S+?\.md)\b", text):
+        for game in games.GAMES if "GAME.md" in pointer else [""]:
+            assert Path(pointer.replace("GAME.md", f"{game}.md")).is_file(), pointer
+    assert "docs/" not in re.sub(r"/\S+?\.md\b", "", text), "a pointer left relative to the checkout"

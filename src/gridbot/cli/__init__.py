@@ -47,7 +47,7 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__
-from gridbot.cli import display, levels, pellet, render, run, show, solve, web
+from gridbot.cli import display, levels, manual, pellet, render, run, show, solve, web
 from gridbot.errors import GridbotError, WrongAnswer
 
 EPILOG = (
@@ -124,5 +124,6 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 for command in (solve.solve, run.run, render.render, show.show, levels.list_levels, web.web, pellet.pellet):
     cli.add_command(command)
+manual.point_help(cli)  # the help's docs/PAGE.md pointers name the pages where they are installed
 
 __all__ = ["cli", "main"]

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import games
+from gridbot.cli import manual
 from gridbot.grid import plural
 from gridbot.result import Status
 
@@ -42,7 +43,7 @@ def format_games(formatter: click.HelpFormatter) -> None:
     with formatter.section("Games (a solution: what it must do; what its length counts)"):
         formatter.write_dl(rows)
         formatter.write_paragraph()
-        formatter.write_text("Rules, notation and examples: docs/GAME.md, e.g. docs/carrots.md.")
+        formatter.write_text(manual.pointers("Rules, notation and examples: docs/GAME.md, e.g. docs/carrots.md."))
 
 
 class GameCommand(click.Command):
