@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import gridbot
 from gridbot import games
-from gridbot.cli import cli
+from gridbot.cli import cli, manual
 from tests import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -113,3 +113,12 @@ def test_the_help_points_at_pages_that_exist(command: list[str]) -> None:
         for game in games.GAMES if "GAME.md" in pointer else [""]:
             assert Path(pointer.replace("GAME.md", f"{game}.md")).is_file(), pointer
     assert "docs/" not in re.sub(r"/\S+?\.md\b", "", text), "a pointer left relative to the checkout"
+
+
+def test_a_long_path_to_the_pages_is_never_cut_by_the_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    long = Path("/opt/a-long-folder/of-many-hyphens/venv/lib/python3.11/site-packages/gridbot/docs")
+    monkeypatch.setattr(manual, "folder", lambda: long)
+    formatter = manual._Formatter(width=60)
+    formatter.write_text(manual.pointers("Rules, notation and examples: docs/GAME.md, e.g. docs/carrots.md."))
+    text = formatter.getvalue()
+    assert f"{long}/GAME.md" in text and f"{long}/carrots.md" in text

@@ -37,20 +37,21 @@ def pointers(text: str) -> str:
     return _POINTER.sub(lambda _: f"{where}/", text)  # a function: the path is not read as a template
 
 
-_KEEP = "\N{NON-BREAKING HYPHEN}"  # stands for a path's "-" while the help is wrapped: one column, never a break
+_FOLDER = "\ue000"  # stands for folder() while the help is wrapped (a private-use character: in no help text)
 
 
 class _Formatter(click.HelpFormatter):
-    """click's help formatter, but a path to the pages is never cut at one of its hyphens (site-packages)."""
+    """click's help formatter, but the path of the pages is never cut: wrapped as one character, then put back
+    (a line holding it may be longer than the terminal, and the path stays whole for copying)."""
 
     def write_text(self, text: str) -> None:
         where = folder()
-        if where is not None:
-            text = text.replace(str(where), str(where).replace("-", _KEEP))
-        super().write_text(text)
+        super().write_text(text if where is None else text.replace(str(where), _FOLDER))
 
     def getvalue(self) -> str:
-        return super().getvalue().replace(_KEEP, "-")
+        where = folder()
+        text = super().getvalue()
+        return text if where is None else text.replace(_FOLDER, str(where))
 
 
 def point_help(command: click.Command) -> None:
