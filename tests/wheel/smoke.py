@@ -7,6 +7,7 @@ from a temporary folder, so that nothing of the source tree can stand in for the
 
 - the package is the installed one (not the checkout) and its version is the metadata's;
 - the metadata carries the licence, the data notice, and a description without repository-relative links;
+- the bundled levels of every game are listed, and a program runs on one;
 - a bundled level of each of the seven games is solved (the first solve in a fresh environment also compiles
   that game's kernels, hence the generous time limit);
 - `gridbot web` serves its page and the static files the page names;
@@ -83,6 +84,18 @@ def check_installed(venv: Path, cwd: Path) -> None:
     if not info["description"].strip() or RELATIVE.search(info["description"]):
         raise SmokeFailure("the long description is empty or holds a link that resolves only in the repository")
     say(f"ok  installed: {info['file']}, version {info['meta']}, licence and data notice in the metadata")
+
+
+def check_data(venv: Path, cwd: Path) -> None:
+    """The bundled levels are in the wheel (every game lists some) and a program runs on one."""
+    listing = run(venv, "gridbot", "levels", cwd=cwd).stdout
+    games = {line.split(":", 1)[0] for line in listing.splitlines() if ":" in line.split(" ", 1)[0]}
+    if len(games) != len(LEVELS):
+        raise SmokeFailure(f"gridbot levels lists levels of {sorted(games)}, not of every game")
+    ran = json.loads(run(venv, "gridbot", "run", "carrots", "carrots:2", "LOOP{F F R}", "--json", cwd=cwd).stdout)
+    if ran["status"] != "completed":
+        raise SmokeFailure(f"gridbot run carrots carrots:2 'LOOP{{F F R}}': {ran['status']}")
+    say(f"ok  gridbot levels: {len(listing.splitlines())} lines, {len(games)} games; gridbot run: completed")
 
 
 def check_solves(venv: Path, cwd: Path) -> None:
@@ -183,6 +196,7 @@ def main(argv: list[str]) -> int:
         try:
             check_installed(venv, cwd)
             check_help_pointers(venv, cwd)
+            check_data(venv, cwd)
             check_web(venv, cwd)
             check_solves(venv, cwd)
         except (SmokeFailure, subprocess.TimeoutExpired) as exc:
