@@ -48,7 +48,7 @@ import click
 
 from gridbot import __version__
 from gridbot.cli import display, levels, pellet, render, run, show, solve, web
-from gridbot.errors import GridbotError, WrongAnswer
+from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 
 EPILOG = (
     "Exit status: 0 success; 1 a solve found no solution in time or an answer failed its re-check; "
@@ -64,23 +64,28 @@ class _Group(click.Group):
         super().format_options(ctx, formatter)
         display.format_games(formatter)
 
-    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        as_json = display.wants_json(args)
         try:
-            return super().make_context(*args, **kwargs)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            display.usage_error(exc)
+            display.usage_error(exc, as_json)
+        ctx.meta["json_errors"] = as_json
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
+        as_json = ctx.meta.get("json_errors", False)
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            display.usage_error(exc)
+            display.usage_error(exc, as_json)
         except WrongAnswer as exc:  # a solver's answer the simulator rejects: a bug, not bad input
-            click.echo(f"gridbot: re-check failed: {exc}", err=True)
-            ctx.exit(display.EXIT_FAILED)
+            display.fail("recheck", f"re-check failed: {exc}", display.EXIT_FAILED, as_json, exc)
         except GridbotError as exc:
-            click.echo(f"gridbot: {display.one_line(str(exc))}", err=True)
-            ctx.exit(display.EXIT_BAD_INPUT)
+            kind = "level" if isinstance(exc, LevelError) else "program" if isinstance(exc, ProgramError) else "input"
+            display.fail(kind, display.one_line(str(exc)), display.EXIT_BAD_INPUT, as_json, exc)
         except KeyboardInterrupt:
             ctx.exit(display.EXIT_INTERRUPTED)
         except BrokenPipeError:
@@ -99,8 +104,11 @@ def _quiet_broken_pipe() -> None:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.version_option(__version__, prog_name="gridbot")
-def cli() -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Every command quiet: only its result's essential line(s).")
+@click.pass_context
+def cli(ctx: click.Context, quiet: bool) -> None:
     """Simulate and solve grid-robot puzzles, with proofs of optimality."""
+    ctx.ensure_object(dict)["quiet"] = quiet
 
 
 def _terminated(signum: int, frame: Any) -> NoReturn:
