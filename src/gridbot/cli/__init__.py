@@ -1,16 +1,18 @@
 """The `gridbot` command line: a thin layer over the API (gridbot.solve, gridbot.render, the game modules), one
 module a command (solve, run, render, show, levels, web, pellet), the shared display and inputs beside them.
 
-Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
+Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`; a GAME:NAME level names its own, so GAME is
+needed only before a level file, `-` or a bare name, or as --game GAME):
 
-    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
-                  [--unordered] [--checkpoint FILE]
-    gridbot run GAME LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json]
-    gridbot render GAME LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
-                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
-    gridbot show GAME LEVEL
-    gridbot levels [GAME] [--search TEXT]
-    gridbot web [--host H] [--port P] [--open]
+    gridbot [-q] solve [GAME] LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
+                  [--unordered] [--checkpoint FILE] [-q]
+    gridbot run [GAME] LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json] [--check] [-q]
+    gridbot run [GAME] --pairs FILE [--json] [-q]
+    gridbot render [GAME] LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
+                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|- [-q]
+    gridbot show [GAME] LEVEL [-q]
+    gridbot levels [GAME] [--search TEXT] [--set NAME] [--json] [-q]
+    gridbot web [--host H] [--port P] [--open] [-q]
     gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
     gridbot pellet play HOST:PORT
 
@@ -18,14 +20,16 @@ A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
 (`7`, when no file of that name exists), the path of a level file, or `-`
 (standard input). A PROGRAM `-` (or `--program-file -`) is read from standard
 input, `--program-file FILE` from a file, both capped (levels.read_program).
+Under --json every error is one JSON object on stderr (display.fail); every JSON object carries the version.
 
 Exit status:
     0   success: `solve` solved every level or proved it unsolvable; `run` ran
-        the program (whatever its verdict); `levels` listed the levels; `render`
-        wrote its picture; `show` showed the board
+        the program (with --check or --pairs: it completed every level);
+        `levels` listed the levels; `render` wrote its picture; `show` showed the board
     1   `solve` found no solution within the time limit for some level, or an
         answer failed the simulator's re-check (a bug; nothing is printed for it);
-        `render --solve` found no program to draw
+        `render --solve` found no program to draw; `run --check` or `--pairs`:
+        some program did not complete its level
     2   bad input or usage: unknown game or level, unreadable or malformed level
         file, malformed program, bad option; one line on stderr, no traceback
     130 interrupted (Ctrl-C)
