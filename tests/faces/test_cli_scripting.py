@@ -5,8 +5,10 @@ docs/cli.md naming every option of every command."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -316,3 +318,44 @@ def test_docs_name_every_option_of_every_command():
     assert not missing, f"docs/cli.md does not name in their command's section: {', '.join(missing)}"
     for heading in ("## JSON output", "## Shell completion", "## Quiet", "### Errors under `--json`"):
         assert heading in text
+
+
+# ---------------------------------------------------------------- Ctrl-C during a solve
+
+
+def interrupted_solve(tmp_path: Path, *levels: str, after: float = 4.0) -> tuple[int, str, str]:
+    """`gridbot solve carrots LEVELS...` in its own process, sent SIGINT after `after` seconds: (status, out, err)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gridbot.cli", "solve", "carrots", *levels],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, out, err
+
+
+def big_board(tmp_path: Path, name: str) -> str:
+    board = tmp_path / name
+    board.write_text("S" + "#" * 29 + "\n" + "\n".join(["#" * 30] * 29) + "\n")  # no proof in seconds
+    return str(board)
+
+
+def test_ctrl_c_prints_the_best_found_and_exits_130(tmp_path):
+    status, out, err = interrupted_solve(tmp_path, big_board(tmp_path, "big.txt"))
+    assert status == 130, err
+    assert out.startswith(f"{tmp_path / 'big.txt'}: solved") and "not proven shortest" in out
+    assert "program" in out and "proven impossible" in out
+    assert "Traceback" not in err and "interrupted" in err
+
+
+def test_ctrl_c_with_several_levels_reports_each(tmp_path):
+    boards = [big_board(tmp_path, "a.txt"), big_board(tmp_path, "b.txt")]
+    started = time.monotonic()
+    status, out, err = interrupted_solve(tmp_path, *boards, after=6.0)
+    assert status == 130, err
+    assert time.monotonic() - started < 20  # the workers stopped too, not left to finish their proofs
+    assert [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")] == boards
+    assert out.count("not proven shortest") == 2 and "Traceback" not in err

@@ -32,7 +32,7 @@ Exit status:
         some program did not complete its level
     2   bad input or usage: unknown game or level, unreadable or malformed level
         file, malformed program, bad option; one line on stderr, no traceback
-    130 interrupted (Ctrl-C)
+    130 interrupted (Ctrl-C); `solve` first prints the best it found, as at a time limit (cli.interrupts)
 
 Every answer `solve` prints has been re-run by the game's simulator first and
 must complete its level.

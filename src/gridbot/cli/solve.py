@@ -12,7 +12,7 @@ import click
 
 from gridbot import games
 from gridbot import solve as front
-from gridbot.cli import display, inputs
+from gridbot.cli import display, inputs, interrupts
 from gridbot.result import Status
 from gridbot.solve import batch, report
 
@@ -83,6 +83,10 @@ def solve(
     Robo's Escape) solve one level at a time instead, on local processes, each proof's
     long lengths over all of them. See docs/cluster.md.
 
+    Ctrl-C stops the search and prints what a time limit would (the best program
+    found, the lengths excluded), then exits with status 130; a second Ctrl-C
+    stops at once.
+
     --quiet prints each level's program alone, one a line (with --all, each of its
     programs), and nothing for a level without one: the exit status tells.
     """
@@ -105,24 +109,34 @@ def solve(
     from gridbot.parallel import executors
 
     shares = solver.takes("executor")
-    if len(loaded) > 1 and shares and scheduler is None:
-        # One level at a time, its long lengths in shares over every worker: a long proof gets every core and
-        # is not left to share one with a level that ends long before it (the corpus benchmarks run this way).
-        with executors.open_executor(jobs, None, checkpoint) as run_on:
-            failed = False
-            for spec, level in loaded:
-                since = inputs.command_started(ctx) if spec == loaded[0][0] else time.monotonic()
-                failed = _solve_one(module, spec, level, since, options, extra, output, run_on) or failed
-    elif len(loaded) > 1 or (scheduler is not None and not shares):
-        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
-            failed = _solve_levels(run_on, module, loaded, options, output, not unordered)
-    elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
-        if jobs is not None and solver.takes("workers"):
-            extra["workers"] = jobs
-        failed = _solve_one(module, *loaded[0], since, options, extra, output)
-    else:
-        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
-            failed = _solve_one(module, *loaded[0], since, options, extra, output, run_on)
+    with interrupts.stop_on_interrupt() as stop:
+        if len(loaded) > 1 and shares and scheduler is None:
+            # One level at a time, its long lengths in shares over every worker: a long proof gets every core and
+            # is not left to share one with a level that ends long before it (the corpus benchmarks run this way).
+            with executors.open_executor(jobs, None, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = False
+                for spec, level in loaded:
+                    since = inputs.command_started(ctx) if spec == loaded[0][0] else time.monotonic()
+                    failed = _solve_one(module, spec, level, since, options, extra, output, run_on) or failed
+                    if stop.requested:  # Ctrl-C: this level's best is printed, the next ones are not started
+                        break
+        elif len(loaded) > 1 or (scheduler is not None and not shares):
+            with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = _solve_levels(run_on, module, loaded, options, output, not unordered)
+        elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
+            if jobs is not None and solver.takes("workers"):
+                extra["workers"] = jobs
+            failed = _solve_one(module, *loaded[0], since, options, extra, output)
+        else:
+            with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = _solve_one(module, *loaded[0], since, options, extra, output, run_on)
+    if stop.requested:
+        if output == "text":
+            click.echo("gridbot: interrupted: the search stopped early; above, the best it had found", err=True)
+        raise click.exceptions.Exit(display.EXIT_INTERRUPTED)
     if failed:
         raise click.exceptions.Exit(display.EXIT_FAILED)
 
