@@ -79,7 +79,9 @@ class _BodyTooLarge(Exception):
 
 class LevelIn(BaseModel):
     game: str = Field(description="a game of GET /api/games")
-    level: str | None = Field(None, description="a bundled level's name (GET /api/levels/{game}); or give text")
+    level: str | None = Field(
+        None, description="a bundled level: GAME:NAME as on the command line, or NAME (GET /api/levels/{game})"
+    )
     text: str | None = Field(None, description="a level's text, as the game's level files hold it")
 
 
