@@ -123,6 +123,9 @@ def read_in_process(stop: Any) -> None:
     """From now on, `stop_requested()` in this process reads `stop` (a worker process's pool event)."""
     global _process_stop  # per worker process, set once at its start: the one way to hand it an inherited Event
     _process_stop = stop
+    # a process forked inside a `reading` block inherits the forking thread's flag, a copy nobody sets: the pool's
+    # event is the one to read
+    _thread.stop = None
 
 
 @contextlib.contextmanager

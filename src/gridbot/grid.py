@@ -160,12 +160,25 @@ def plural(n: int, word: str, *, unit: bool = False) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def trace_parts(start: str, steps: Iterable[Any], limit: int, show: Callable[[Any], str], ending: str) -> Iterator[str]:
+def trace_parts(
+    start: str,
+    steps: Iterable[Any],
+    limit: int,
+    show: Callable[[Any], str],
+    ending: str,
+    repeat: int | None = None,
+) -> Iterator[str]:
     """A run as text, piece by piece: the start picture, `show(step)` for at most `limit` steps, a cut mark, then
     `ending`. `steps` is consumed lazily (at most limit + 1 of it), so a long trace is printed as it is made, in
-    memory of one step. O(limit) pieces."""
+    memory of one step. O(limit) pieces.
+
+    `repeat` is the step at which the run's verdict saw a repeated state (Verdict.repeat_step): the trace ends
+    there as the run did, since every later step only goes round states already shown."""
     yield f"step 0: start\n{start}"
     for number, step in enumerate(steps):
+        if number == repeat:
+            yield f"... (the state after step {repeat} repeats an earlier one: the run never ends, the trace stops)"
+            break
         if number == limit:
             yield f"... (trace cut after {plural(limit, 'step')})"
             break

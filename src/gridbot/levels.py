@@ -202,16 +202,35 @@ def read_file(
     return decode(data, source)
 
 
+def split_spec(spec: str) -> tuple[str | None, str]:
+    """(game, name) of a bundled level's spec `GAME:NAME` (the game as written), or (None, spec) for a file path,
+    `-` or a bare name: a path that exists is a file, even with a `:` in it.
+
+    >>> split_spec("carrots:7"), split_spec("7"), split_spec("-")
+    (('carrots', '7'), (None, '7'), (None, '-'))
+    """
+    if ":" in spec and not is_file(spec):
+        game, name = spec.split(":", 1)
+        return game, name
+    return None, spec
+
+
+def check_game(spec: str, game_name: str, game: str) -> None:
+    """GridbotError unless the game `game_name` of level `spec` is `game` (in any case)."""
+    if game_name.lower() != game.lower():
+        raise GridbotError(f"level {spec!r} belongs to {game_name}, not {game}")
+
+
 def read_text(spec: str | os.PathLike[str], game: str | None = None) -> tuple[str, str, str]:
     """(game, display name, text) of a level given as `GAME:NAME`, a file path, or `-` (standard input)."""
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)
     if not isinstance(spec, str):
         raise TypeError(f"a level is named by a str or a path, not {type(spec).__name__}")
-    if ":" in spec and not is_file(spec):
-        game_name, wanted = spec.split(":", 1)
-        if game is not None and game_name.lower() != game.lower():
-            raise GridbotError(f"level {spec!r} belongs to {game_name}, not {game}")
+    game_name, wanted = split_spec(spec)
+    if game_name is not None:
+        if game is not None:
+            check_game(spec, game_name, game)
         games.get(game_name)
         stem = bundled(game_name, wanted)
         text = None if stem is None else bundled_text(game_name, stem)

@@ -83,6 +83,11 @@ class Verdict:
     def won(self) -> bool:
         return self.status == Outcome.COMPLETED
 
+    @property
+    def repeat_step(self) -> int | None:
+        """The step at which a repeated state proved the run endless ('forever'), else None: a trace ends there."""
+        return self.step if self.status == Outcome.FOREVER else None
+
 
 @dataclass(frozen=True, slots=True)
 class SolveResult:

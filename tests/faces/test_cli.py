@@ -17,7 +17,7 @@ from gridbot.cli import cli
 from gridbot.games import carrots
 from gridbot.result import SolveResult
 
-SCHEMA = {"game", "level", "status", "solution", "length", "seconds", "proven_impossible", "stats"}
+SCHEMA = {"game", "level", "status", "solution", "length", "seconds", "proven_impossible", "stats", "version"}
 
 
 def invoke(*args: str):
@@ -129,6 +129,8 @@ def test_run_json_fields():
         "step": 5,
         "remaining": 0,
         "tokens": 4,
+        "won": True,
+        "version": gridbot.__version__,
     }
 
 
@@ -266,7 +268,7 @@ def test_a_time_limit_that_is_not_a_positive_number_is_refused(value):
 def test_each_command_describes_its_own_exit_status():
     solve_help, run_help, levels_help = (invoke(command, "--help").output for command in ("solve", "run", "levels"))
     assert "no solution in time" in solve_help
-    assert "whatever its verdict" in run_help and "no solution" not in run_help
+    assert "with --check" in run_help and "no solution" not in run_help
     assert "listed" in levels_help and "no solution" not in levels_help
     assert "a flag came" in invoke("pellet", "play", "--help").output
 

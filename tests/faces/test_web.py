@@ -408,3 +408,14 @@ def test_gridbot_web_serves_until_terminated():
     finally:
         server.terminate()
         assert server.wait(30) == 143  # the command line's "terminated", after uvicorn's orderly shutdown
+
+
+def test_a_level_is_named_as_on_the_command_line(client):
+    """`carrots:2` works as `gridbot run carrots:2` takes it; `2` still works; another game's spec is a 400."""
+    for level in ("carrots:2", "CARROTS:02", "2"):
+        answer = client.post("/api/run", json={"game": "carrots", "level": level, "program": "LOOP{F F R}"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["level"] == "carrots:02"
+    other = error_of(client.post("/api/run", json={"game": "carrots", "level": "lightbot:1"}), 400)
+    assert other["kind"] == "level" and "belongs to lightbot, not carrots" in other["message"]
+    assert error_of(client.post("/api/run", json={"game": "carrots", "level": "carrots:99"}), 404)["kind"] == "level"

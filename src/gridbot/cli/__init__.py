@@ -1,16 +1,18 @@
 """The `gridbot` command line: a thin layer over the API (gridbot.solve, gridbot.render, the game modules), one
 module a command (solve, run, render, show, levels, web, pellet), the shared display and inputs beside them.
 
-Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`):
+Commands (GAME is a name from gridbot.games.GAMES, e.g. `carrots`; a GAME:NAME level names its own, so GAME is
+needed only before a level file, `-` or a bare name, or as --game GAME):
 
-    gridbot solve GAME LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
-                  [--unordered] [--checkpoint FILE]
-    gridbot run GAME LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json]
-    gridbot render GAME LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
-                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|-
-    gridbot show GAME LEVEL
-    gridbot levels [GAME] [--search TEXT]
-    gridbot web [--host H] [--port P] [--open]
+    gridbot [-q] solve [GAME] LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
+                  [--unordered] [--checkpoint FILE] [-q]
+    gridbot run [GAME] LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json] [--check] [-q]
+    gridbot run [GAME] --pairs FILE [--json] [-q]
+    gridbot render [GAME] LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
+                   [--frames N] -o FILE.svg|FILE.png|FILE.gif|- [-q]
+    gridbot show [GAME] LEVEL [-q]
+    gridbot levels [GAME] [--search TEXT] [--set NAME] [--json] [-q]
+    gridbot web [--host H] [--port P] [--open] [-q]
     gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
     gridbot pellet play HOST:PORT
 
@@ -18,17 +20,19 @@ A LEVEL is a bundled level `GAME:NAME` (`carrots:7`), a bare bundled name
 (`7`, when no file of that name exists), the path of a level file, or `-`
 (standard input). A PROGRAM `-` (or `--program-file -`) is read from standard
 input, `--program-file FILE` from a file, both capped (levels.read_program).
+Under --json every error is one JSON object on stderr (display.fail); every JSON object carries the version.
 
 Exit status:
     0   success: `solve` solved every level or proved it unsolvable; `run` ran
-        the program (whatever its verdict); `levels` listed the levels; `render`
-        wrote its picture; `show` showed the board
+        the program (with --check or --pairs: it completed every level);
+        `levels` listed the levels; `render` wrote its picture; `show` showed the board
     1   `solve` found no solution within the time limit for some level, or an
         answer failed the simulator's re-check (a bug; nothing is printed for it);
-        `render --solve` found no program to draw
+        `render --solve` found no program to draw; `run --check` or `--pairs`:
+        some program did not complete its level
     2   bad input or usage: unknown game or level, unreadable or malformed level
         file, malformed program, bad option; one line on stderr, no traceback
-    130 interrupted (Ctrl-C)
+    130 interrupted (Ctrl-C); `solve` first prints the best it found, as at a time limit (cli.interrupts)
 
 Every answer `solve` prints has been re-run by the game's simulator first and
 must complete its level.
@@ -48,7 +52,7 @@ import click
 
 from gridbot import __version__
 from gridbot.cli import display, levels, manual, pellet, render, run, show, solve, web
-from gridbot.errors import GridbotError, WrongAnswer
+from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 
 EPILOG = (
     "Exit status: 0 success; 1 a solve found no solution in time or an answer failed its re-check; "
@@ -64,23 +68,28 @@ class _Group(click.Group):
         super().format_options(ctx, formatter)
         display.format_games(formatter)
 
-    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        as_json = display.wants_json(args)
         try:
-            return super().make_context(*args, **kwargs)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
-            display.usage_error(exc)
+            display.usage_error(exc, as_json)
+        ctx.meta["json_errors"] = as_json
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
+        as_json = ctx.meta.get("json_errors", False)
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            display.usage_error(exc)
+            display.usage_error(exc, as_json)
         except WrongAnswer as exc:  # a solver's answer the simulator rejects: a bug, not bad input
-            click.echo(f"gridbot: re-check failed: {exc}", err=True)
-            ctx.exit(display.EXIT_FAILED)
+            display.fail("recheck", f"re-check failed: {exc}", display.EXIT_FAILED, as_json, exc)
         except GridbotError as exc:
-            click.echo(f"gridbot: {display.one_line(str(exc))}", err=True)
-            ctx.exit(display.EXIT_BAD_INPUT)
+            kind = "level" if isinstance(exc, LevelError) else "program" if isinstance(exc, ProgramError) else "input"
+            display.fail(kind, display.one_line(str(exc)), display.EXIT_BAD_INPUT, as_json, exc)
         except KeyboardInterrupt:
             ctx.exit(display.EXIT_INTERRUPTED)
         except BrokenPipeError:
@@ -99,8 +108,11 @@ def _quiet_broken_pipe() -> None:
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
 @click.version_option(__version__, prog_name="gridbot")
-def cli() -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Every command quiet: only its result's essential line(s).")
+@click.pass_context
+def cli(ctx: click.Context, quiet: bool) -> None:
     """Simulate and solve grid-robot puzzles, with proofs of optimality."""
+    ctx.ensure_object(dict)["quiet"] = quiet
 
 
 def _terminated(signum: int, frame: Any) -> NoReturn:

@@ -13,8 +13,9 @@ from typing import Any, NoReturn
 
 import click
 
-from gridbot import games
+from gridbot import __version__, games
 from gridbot.cli import manual
+from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import plural
 from gridbot.result import Status
 
@@ -29,12 +30,52 @@ def one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip()) or text
 
 
-def usage_error(exc: click.UsageError) -> NoReturn:
+def wants_json(args: list[str]) -> bool:
+    """Does a command line ask for JSON (`--json` before any `--`)? Its errors are then JSON too, even those found
+    before its options are read."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+def report_error(kind: str, message: str, as_json: bool, exc: Exception | None = None) -> None:
+    """Report an error on stderr: the line `gridbot: MESSAGE`, or under --json one object
+    `{"error": {"kind", "message"[, "source", "line", "column"]}, "version"}` (docs/cli.md, "JSON output")."""
+    if not as_json:
+        click.echo(f"gridbot: {message}", err=True)
+        return
+    error: dict[str, Any] = {"kind": kind, "message": message}
+    if isinstance(exc, LevelError):
+        error.update(source=exc.source, line=exc.line or None, column=exc.column or None)
+    elif isinstance(exc, ProgramError):
+        error.update(line=1 if exc.column else None, column=exc.column or None)
+    click.echo(dumps({"error": error}), err=True)
+
+
+def fail(kind: str, message: str, status: int, as_json: bool, exc: Exception | None = None) -> NoReturn:
+    """Report an error (see report_error) and exit with `status`."""
+    report_error(kind, message, as_json, exc)
+    raise click.exceptions.Exit(status)
+
+
+def usage_error(exc: click.UsageError, as_json: bool = False) -> NoReturn:
     """Report a usage error in one line, as every other bad input is reported, and exit with status 2."""
     where = exc.ctx.command_path if exc.ctx is not None else "gridbot"
     message = one_line(exc.format_message()).rstrip(".")
-    click.echo(f"gridbot: {message[:1].lower()}{message[1:]} (see '{where} --help')", err=True)
-    raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    fail("usage", f"{message[:1].lower()}{message[1:]} (see '{where} --help')", EXIT_BAD_INPUT, as_json)
+
+
+QUIET_OPTION = click.option(
+    "-q", "--quiet", is_flag=True, help='Print only the result\'s essential line(s); see docs/cli.md, "Quiet".'
+)
+
+
+def quiet(ctx: click.Context, flag: bool) -> bool:
+    """Is the command quiet: its own -q, or the group's (`gridbot -q solve ...`)?"""
+    return flag or bool((ctx.find_root().obj or {}).get("quiet"))
+
+
+def no_quiet_json(quiet: bool, as_json: bool) -> None:
+    if quiet and as_json:
+        raise click.UsageError("--quiet and --json cannot be combined (JSON is for programs, --quiet for people)")
 
 
 def format_games(formatter: click.HelpFormatter) -> None:
@@ -77,7 +118,8 @@ def _json_default(value: Any) -> Any:
 
 
 def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, default=_json_default)
+    """One JSON object on one line, with gridbot's version (every object the command line prints carries it)."""
+    return json.dumps({**data, "version": __version__}, default=_json_default)
 
 
 class SolveStatus:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from gridbot import games, levels
-from gridbot.cli import display
+from gridbot.cli import display, inputs
 
 LEVELS_EPILOG = "Exit status: 0 the levels were listed; 2 unknown game or bad usage."
 
 
 @click.command(name="levels", epilog=LEVELS_EPILOG)
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=inputs.complete_game)
 @click.option("--search", metavar="TEXT", help="Only levels whose name, title or author contains TEXT (any case).")
 @click.option(
     "--set",
@@ -21,7 +23,12 @@ LEVELS_EPILOG = "Exit status: 0 the levels were listed; 2 unknown game or bad us
     show_default=True,
     help="The level set to list, for a game with more than one (RoboZZle: `later`, the site's later puzzles).",
 )
-def list_levels(game: str | None, search: str | None, level_set: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="JSON Lines: one object per level (docs/cli.md, JSON output).")
+@display.QUIET_OPTION
+@click.pass_context
+def list_levels(
+    ctx: click.Context, game: str | None, search: str | None, level_set: str, as_json: bool, quiet: bool
+) -> None:
     """List bundled levels as GAME:NAME, of GAME or of every game, with size, title and author where known.
 
     A level whose proof of optimality took 30 s or more when measured is marked with that time (`proof ~11 min`),
@@ -29,8 +36,10 @@ def list_levels(game: str | None, search: str | None, level_set: str) -> None:
     proven in seconds. The measurements: data/GAME/proofs.json in the package (where, when and how).
 
     A game may bundle more than one set: `--set` lists another (`gridbot levels robozzle --set later`); a level of
-    any set is named GAME:NAME all the same.
+    any set is named GAME:NAME all the same. With --quiet, only the GAME:NAME of each level, one a line.
     """
+    quiet = display.quiet(ctx, quiet)
+    display.no_quiet_json(quiet, as_json)
     names = [games.get(game).NAME] if game else list(games.GAMES)
     rows = []
     for game_name in names:
@@ -47,6 +56,9 @@ def list_levels(game: str | None, search: str | None, level_set: str) -> None:
             if search and search.lower() not in f"{spec} {about}".lower():
                 continue
             proof = levels.proof_time(game_name, stem)
+            if as_json or quiet:
+                click.echo(display.dumps(_level_json(game_name, stem, level_set, level, proof)) if as_json else spec)
+                continue
             mark = "" if proof is None or not proof.slow else str(proof) if proof.seconds is None else f"proof {proof}"
             rows.append((spec, *display.size_info(level, noun), mark, about))
     columns = 4 if any(row[3] for row in rows) else 3  # the proof column only when some level has a mark
@@ -57,6 +69,26 @@ def list_levels(game: str | None, search: str | None, level_set: str) -> None:
     for game_name in names:
         others = [name for name in levels.level_sets(game_name) if name != level_set]
         more = [(name, len(levels.names(game_name, name))) for name in others]
-        for name, count in more if game and not search else ():
+        for name, count in more if game and not search and not quiet else ():
             click.echo(f"{game_name} has {count} more levels in set {name!r}: gridbot levels {game_name} --set {name}",
                        err=True)  # fmt: skip
+
+
+def _level_json(game: str, stem: str, level_set: str, level: Any, proof: levels.ProofTime | None) -> dict[str, Any]:
+    """One level of `levels --json`: its spec, game, name, set, board size, size, title, author and the measured
+    proof (None when none was recorded; seconds None when it was not proven within limit seconds)."""
+    dims, _ = display.size_info(level)
+    width, _, height = dims.partition("x")
+    size = getattr(level, "size", None)
+    return {
+        "spec": f"{game}:{stem}",
+        "game": game,
+        "name": stem,
+        "set": level_set,
+        "width": int(width) if width else None,
+        "height": int(height) if height else None,
+        "size": size if isinstance(size, int) else None,
+        "title": getattr(level, "title", "") or None,
+        "author": getattr(level, "author", "") or None,
+        "proof": None if proof is None else {"seconds": proof.seconds, "limit": proof.limit},
+    }

@@ -121,7 +121,8 @@ def serve(
     help="Give up when the server says nothing for S seconds.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the flag.")
-def play(address: str, time_limit: float | None, seed: int, timeout: float, quiet: bool) -> None:
+@click.pass_context
+def play(ctx: click.Context, address: str, time_limit: float | None, seed: int, timeout: float, quiet: bool) -> None:
     """Connect to a Pellet Eater server, solve every board it sends, and print the flag.
 
     Exit status 0 when a flag came, 1 otherwise (the reason is on stderr).
@@ -130,6 +131,8 @@ def play(address: str, time_limit: float | None, seed: int, timeout: float, quie
 
     from gridbot.net.client import parse_address
     from gridbot.net.client import play as run_client
+
+    quiet = display.quiet(ctx, quiet)  # `gridbot -q pellet play` too
 
     host, port = parse_address(address)
 

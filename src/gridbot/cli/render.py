@@ -48,9 +48,8 @@ def _write_picture(output: str, data: str | bytes) -> None:
 
 
 @click.command(cls=display.GameCommand, epilog=RENDER_EPILOG)
-@click.argument("game")
-@click.argument("level_spec", metavar="LEVEL")
-@click.argument("program_words", metavar="[PROGRAM]", nargs=-1)
+@click.argument("words", metavar="[GAME] LEVEL [PROGRAM]", nargs=-1, shell_complete=inputs.level_completer(1))
+@inputs.GAME_OPTION
 @click.option("-o", "--output", required=True, metavar="FILE", help="FILE.svg, .png or .gif; - : SVG on stdout.")
 @click.option("--program-file", metavar="FILE", help="Read the program from FILE (- for standard input).")
 @click.option("--solve", "solve_it", is_flag=True, help="Draw the solver's answer instead of a given program.")
@@ -63,32 +62,35 @@ def _write_picture(output: str, data: str | bytes) -> None:
     metavar="N",
     help="GIF: at most N frames (a longer run is sampled evenly; default 150).",
 )
+@display.QUIET_OPTION
 @click.pass_context
 def render(
     ctx: click.Context,
-    game: str,
-    level_spec: str,
-    program_words: tuple[str, ...],
+    words: tuple[str, ...],
+    game_option: str | None,
     output: str,
     program_file: str | None,
     solve_it: bool,
     time_limit: float | None,
     step: int | None,
     frames: int | None,
+    quiet: bool = False,
 ) -> None:
     """Draw LEVEL, or the run of PROGRAM on it, as an SVG, PNG or animated GIF.
 
     Without a program: the level. With PROGRAM (or --program-file, or --solve):
     the path it takes and the state it ends in, or with --step N the state after
     N steps. A GIF animates the whole run, its last frame held. The file's
-    extension chooses the kind: gridbot render carrots 12 'LOOP{F R}' -o run.gif
+    extension chooses the kind: gridbot render carrots:12 'LOOP{F R}' -o run.gif
 
-    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
-    More: docs/pictures.md.
+    LEVEL is GAME:NAME (carrots:7); a bundled NAME (7), a level file or - (standard
+    input) with GAME before it or --game. --quiet: no line to say what was written. More: docs/pictures.md.
     """
     from gridbot import render as pictures
 
     since = inputs.command_started(ctx)
+    game, (level_spec, *rest) = inputs.split_game(words, game_option, leading=1)
+    program_words = tuple(rest)
     kind = _picture_kind(output)
     if solve_it and (program_words or program_file is not None):
         raise click.UsageError("give PROGRAM or --solve, not both")
@@ -125,7 +127,7 @@ def render(
     else:
         data = pictures.svg(level, program, step)
     _write_picture(output, data)
-    if output != "-":
+    if output != "-" and not display.quiet(ctx, quiet):
         what = "the level" if program is None else f"{program}"
         what = what if len(what) <= 60 else what[:57] + "..."
         after = "" if step is None else f", after {plural(step, 'step')}"

@@ -12,7 +12,7 @@ import click
 
 from gridbot import games
 from gridbot import solve as front
-from gridbot.cli import display, inputs
+from gridbot.cli import display, inputs, interrupts
 from gridbot.result import Status
 from gridbot.solve import batch, report
 
@@ -23,8 +23,8 @@ SOLVE_EPILOG = (
 
 
 @click.command(cls=display.GameCommand, epilog=SOLVE_EPILOG)
-@click.argument("game")
-@click.argument("level_specs", metavar="LEVEL...", nargs=-1, required=True)
+@click.argument("words", metavar="[GAME] LEVEL...", nargs=-1, shell_complete=inputs.level_completer(None))
+@inputs.GAME_OPTION
 @click.option(
     "--time-limit",
     type=inputs.SECONDS,
@@ -57,11 +57,12 @@ SOLVE_EPILOG = (
     metavar="FILE",
     help="Record finished levels and proof shares in FILE (JSON Lines); a rerun resumes from it.",
 )
+@display.QUIET_OPTION
 @click.pass_context
 def solve(
     ctx: click.Context,
-    game: str,
-    level_specs: tuple[str, ...],
+    words: tuple[str, ...],
+    game_option: str | None,
     time_limit: float | None,
     all_solutions: bool,
     as_json: bool,
@@ -70,17 +71,30 @@ def solve(
     scheduler: str | None = None,
     unordered: bool = False,
     checkpoint: str | None = None,
+    quiet: bool = False,
 ) -> None:
     """Find a shortest program for each LEVEL and prove it shortest.
 
-    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input).
+    LEVEL is GAME:NAME (carrots:7), a bundled NAME (7), a level file or - (standard input);
+    GAME (or --game) is needed for the last three only: gridbot solve carrots:12.
     Several levels are solved at once, one a worker (--jobs local processes, or the
     workers of a Dask cluster with --scheduler), each with the whole time limit. The
     games whose long proofs split into shares over the workers (Light-Bot, RoboZZle,
     Robo's Escape) solve one level at a time instead, on local processes, each proof's
     long lengths over all of them. See docs/cluster.md.
+
+    Ctrl-C stops the search and prints what a time limit would (the best program
+    found, the lengths excluded), then exits with status 130; a second Ctrl-C
+    stops at once.
+
+    --quiet prints each level's program alone, one a line (with --all, each of its
+    programs), and nothing for a level without one: the exit status tells.
     """
+    quiet = display.quiet(ctx, quiet)
+    display.no_quiet_json(quiet, as_json)
+    output = "json" if as_json else "quiet" if quiet else "text"
     since = inputs.command_started(ctx)  # the first level's time counts from the command's start
+    game, level_specs = inputs.split_game(words, game_option)
     module = games.get(game)
     solver = front.solver(module.NAME)
     extra = {} if seed is None else {"seed": seed}
@@ -95,31 +109,41 @@ def solve(
     from gridbot.parallel import executors
 
     shares = solver.takes("executor")
-    if len(loaded) > 1 and shares and scheduler is None:
-        # One level at a time, its long lengths in shares over every worker: a long proof gets every core and
-        # is not left to share one with a level that ends long before it (the corpus benchmarks run this way).
-        with executors.open_executor(jobs, None, checkpoint) as run_on:
-            failed = False
-            for spec, level in loaded:
-                since = inputs.command_started(ctx) if spec == loaded[0][0] else time.monotonic()
-                failed = _solve_one(module, spec, level, since, options, extra, as_json, run_on) or failed
-    elif len(loaded) > 1 or (scheduler is not None and not shares):
-        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
-            failed = _solve_levels(run_on, module, loaded, options, as_json, not unordered)
-    elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
-        if jobs is not None and solver.takes("workers"):
-            extra["workers"] = jobs
-        failed = _solve_one(module, *loaded[0], since, options, extra, as_json)
-    else:
-        with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
-            failed = _solve_one(module, *loaded[0], since, options, extra, as_json, run_on)
+    with interrupts.stop_on_interrupt() as stop:
+        if len(loaded) > 1 and shares and scheduler is None:
+            # One level at a time, its long lengths in shares over every worker: a long proof gets every core and
+            # is not left to share one with a level that ends long before it (the corpus benchmarks run this way).
+            with executors.open_executor(jobs, None, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = False
+                for spec, level in loaded:
+                    since = inputs.command_started(ctx) if spec == loaded[0][0] else time.monotonic()
+                    failed = _solve_one(module, spec, level, since, options, extra, output, run_on) or failed
+                    if stop.requested:  # Ctrl-C: this level's best is printed, the next ones are not started
+                        break
+        elif len(loaded) > 1 or (scheduler is not None and not shares):
+            with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = _solve_levels(run_on, module, loaded, options, output, not unordered)
+        elif scheduler is None and checkpoint is None:  # one level, in this process (shares over local processes)
+            if jobs is not None and solver.takes("workers"):
+                extra["workers"] = jobs
+            failed = _solve_one(module, *loaded[0], since, options, extra, output)
+        else:
+            with executors.open_executor(jobs, scheduler, checkpoint) as run_on:
+                stop.also(run_on.stop)
+                failed = _solve_one(module, *loaded[0], since, options, extra, output, run_on)
+    if stop.requested:
+        if output == "text":
+            click.echo("gridbot: interrupted: the search stopped early; above, the best it had found", err=True)
+        raise click.exceptions.Exit(display.EXIT_INTERRUPTED)
     if failed:
         raise click.exceptions.Exit(display.EXIT_FAILED)
 
 
 def _solve_one(
     module: ModuleType, spec: str, level: Any, since: float, options: dict[str, Any], extra: dict[str, Any],
-    as_json: bool, run_on: Any = None,
+    output: str, run_on: Any = None,
 ) -> bool:  # fmt: skip
     """One level in this process (its shares on `run_on` when the solver takes an executor); prints the result
     and says whether it timed out. With the executor's checkpoint, a finished level is recorded (and a recorded
@@ -135,38 +159,43 @@ def _solve_one(
         if run_on is not None and front.solver(module.NAME).takes("executor"):
             extra = {**extra, "executor": run_on}
         limit = inputs.time_left(options["time_limit"], since)
-        show_progress = not as_json and display.stdout_is_terminal()
+        show_progress = output == "text" and display.stdout_is_terminal()
         with display.progress_display(show_progress, f"solving {name}") as progress:
             result = front.solve(
                 level, time_limit=limit, all_solutions=options["all_solutions"], progress=progress, **extra
             )
         if checkpoint is not None:
             checkpoint.put(key, batch.result_record(result))
-    _print_result(module, level, name, result, options["all_solutions"], as_json)
+    _print_result(level, name, result, options["all_solutions"], output)
     return result.status == Status.TIMEOUT
 
 
 def _solve_levels(
-    run_on: Any, module: ModuleType, loaded: list[tuple[str, Any]], options: dict[str, Any], as_json: bool,
+    run_on: Any, module: ModuleType, loaded: list[tuple[str, Any]], options: dict[str, Any], output: str,
     ordered: bool,
 ) -> bool:  # fmt: skip
     """Several levels as tasks on `run_on`, each printed as it comes back (in input order when `ordered`), with a
     progress bar of levels done, solved and proven on a terminal's stderr. Says whether any timed out."""
 
     failed = False
-    with display.levels_bar(display.stderr_is_terminal(), len(loaded)) as advance:
+    with display.levels_bar(output != "quiet" and display.stderr_is_terminal(), len(loaded)) as advance:
         levels_only = [level for _, level in loaded]
         for index, result, _ in batch.solve_levels(run_on, module.NAME, levels_only, options, ordered):
             spec, level = loaded[index]  # re-checked by the front in its task (a recorded one when first found)
             name = inputs.level_name(level, spec)
             advance(result)
             failed = failed or result.status == Status.TIMEOUT
-            _print_result(module, level, name, result, options["all_solutions"], as_json)
+            _print_result(level, name, result, options["all_solutions"], output)
     return failed
 
 
-def _print_result(module: ModuleType, level: Any, name: str, result: Any, all_solutions: bool, as_json: bool) -> None:
-    if as_json:
+def _print_result(level: Any, name: str, result: Any, all_solutions: bool, output: str) -> None:
+    """A result as `output` asks: "json" (one object), "quiet" (the program, or each with --all) or "text"."""
+    if output == "json":
         click.echo(display.dumps(result.to_json()))
+    elif output == "quiet":
+        for program in (result.solutions or (result.solution,)) if all_solutions else (result.solution,):
+            if program is not None:
+                click.echo(str(program))
     else:
         click.echo(report.describe(level, result, all_solutions, name))

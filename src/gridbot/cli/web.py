@@ -19,15 +19,22 @@ WEB_EPILOG = (
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (others can reach it!).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser once it is served.")
-def web(host: str, port: int, open_browser: bool) -> None:
-    """Serve the playground: a page to run, edit and solve levels, and its JSON API (see docs/playground.md)."""
+@display.QUIET_OPTION
+@click.pass_context
+def web(ctx: click.Context, host: str, port: int, open_browser: bool, quiet: bool) -> None:
+    """Serve the playground: a page to run, edit and solve levels, and its JSON API (see docs/playground.md).
+
+    --quiet logs only warnings and errors, not every request.
+    """
     try:
         import uvicorn
 
         from gridbot.web.app import create_app
     except ImportError as exc:
         raise GridbotError(f"the playground needs FastAPI and uvicorn ({exc}): pip install 'gridbot[web]'") from None
-    server = uvicorn.Server(uvicorn.Config(create_app(), host=host, port=port, log_level="info"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(), host=host, port=port, log_level="warning" if display.quiet(ctx, quiet) else "info")
+    )
     if open_browser:
         import threading
         import webbrowser

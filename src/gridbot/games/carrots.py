@@ -575,7 +575,8 @@ def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
     def show(s: Step) -> str:
         return f"step {s.number}: {s.op}\n{level.picture(s.marks, (s.square, s.facing))}"
 
-    return _trace_parts(start, steps(level, result.program), limit, show, str(result.verdict))
+    verdict = result.verdict
+    return _trace_parts(start, steps(level, result.program), limit, show, str(verdict), verdict.repeat_step)
 
 
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:

@@ -406,7 +406,8 @@ def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
         return f"step {s.number}: {s.op} (calls under way: {s.depth})\n{picture(level, s.position, s.facing, s.lit)}"
 
     start = picture(level, level.start, level.facing, 0)
-    return _trace_parts(start, steps(level, result.program), limit, show, str(result.verdict))
+    verdict = result.verdict
+    return _trace_parts(start, steps(level, result.program), limit, show, str(verdict), verdict.repeat_step)
 
 
 def format_trace(level: Level, result: Run, limit: int = 200) -> str:

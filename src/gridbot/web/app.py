@@ -79,7 +79,9 @@ class _BodyTooLarge(Exception):
 
 class LevelIn(BaseModel):
     game: str = Field(description="a game of GET /api/games")
-    level: str | None = Field(None, description="a bundled level's name (GET /api/levels/{game}); or give text")
+    level: str | None = Field(
+        None, description="a bundled level: GAME:NAME as on the command line, or NAME (GET /api/levels/{game})"
+    )
     text: str | None = Field(None, description="a level's text, as the game's level files hold it")
 
 
@@ -117,7 +119,14 @@ def _level(body: LevelIn, caps: Caps) -> tuple[ModuleType, Any, str]:
     if (body.level is None) == (body.text is None):
         raise BadInput(400, "request", "give either level (a bundled level's name) or text (a level's text)")
     if body.level is not None:
-        stem = levels.bundled(module.NAME, body.level)
+        # `carrots:2` as on the command line, or `2`; never a path, so the disk is not asked (levels.split_spec)
+        game_name, _, wanted = body.level.rpartition(":")
+        if game_name:
+            try:
+                levels.check_game(body.level, game_name, module.NAME)
+            except GridbotError as exc:
+                raise BadInput(400, "level", str(exc)) from None
+        stem = levels.bundled(module.NAME, wanted)
         if stem is None:
             raise BadInput(404, "level", f"no bundled level {body.level!r} of {module.NAME}")
         name, text = f"{module.NAME}:{stem}", _bundled_text(module.NAME, stem)
