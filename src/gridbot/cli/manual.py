@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,6 +49,12 @@ class _Formatter(click.HelpFormatter):
         where = folder()
         super().write_text(text if where is None else text.replace(str(where), _FOLDER))
 
+    def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        where = folder()
+        if where is not None:
+            rows = [(term, text.replace(str(where), _FOLDER)) for term, text in rows]
+        super().write_dl(rows, col_max, col_spacing)
+
     def getvalue(self) -> str:
         where = folder()
         text = super().getvalue()
@@ -59,6 +66,9 @@ def point_help(command: click.Command) -> None:
     format that help with _Formatter."""
     if command.help:
         command.help = pointers(command.help)
+    for param in command.params:
+        if isinstance(param, click.Option) and param.help:
+            param.help = pointers(param.help)
     base = command.context_class
     command.context_class = type(base.__name__, (base,), {"formatter_class": _Formatter})
     if isinstance(command, click.Group):
