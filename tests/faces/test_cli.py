@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import gridbot
-from gridbot.cli import cli
+from gridbot.cli import cli, display
 from gridbot.games import carrots
 from gridbot.result import SolveResult
 
@@ -328,7 +328,8 @@ def test_solve_human_output(fake_solver):
     assert "seconds" in out
     ((level, kwargs),) = fake_solver.calls
     assert level.name == "carrots:02"
-    assert kwargs == {"time_limit": None, "all_solutions": False, "progress": None}  # no display off a terminal
+    # no display off a terminal: only the notices of a first use's compile, on stderr
+    assert kwargs == {"time_limit": None, "all_solutions": False, "progress": display.notices}
 
 
 @pytest.mark.clock

@@ -51,7 +51,7 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__
-from gridbot.cli import display, levels, manual, pellet, render, run, show, solve, web
+from gridbot.cli import display, levels, manual, pellet, render, run, show, solve, warmup, web
 from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 
 EPILOG = (
@@ -134,7 +134,16 @@ def main(argv: list[str] | None = None) -> NoReturn:
     raise AssertionError("click returns only through SystemExit")  # pragma: no cover
 
 
-for command in (solve.solve, run.run, render.render, show.show, levels.list_levels, web.web, pellet.pellet):
+for command in (
+    solve.solve,
+    run.run,
+    render.render,
+    show.show,
+    levels.list_levels,
+    warmup.warmup,
+    web.web,
+    pellet.pellet,
+):
     cli.add_command(command)
 manual.point_help(cli)  # the help's docs/PAGE.md pointers name the pages where they are installed
 

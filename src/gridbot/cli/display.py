@@ -209,6 +209,13 @@ def progress_display(enabled: bool, label: str, stderr: bool = False) -> Iterato
         yield status.update
 
 
+def notices(info: dict[str, Any]) -> None:
+    """A progress callback for output that is not a terminal: only a solver's notices (what a first solve waits
+    for: gridbot.solve.first_use), one line each on stderr."""
+    if "notice" in info:
+        click.echo(f"gridbot: {info['notice']}", err=True)
+
+
 @contextmanager
 def levels_bar(enabled: bool, total: int) -> Iterator[Callable[[Any], None]]:
     """A progress bar on stderr of the levels done, solved and proven, advanced by each result; or nothing."""

@@ -161,6 +161,8 @@ def _solve_one(
         limit = inputs.time_left(options["time_limit"], since)
         show_progress = output == "text" and display.stdout_is_terminal()
         with display.progress_display(show_progress, f"solving {name}") as progress:
+            if progress is None and output == "text":  # a script's stderr hears the first use's compile alone
+                progress = display.notices
             result = front.solve(
                 level, time_limit=limit, all_solutions=options["all_solutions"], progress=progress, **extra
             )

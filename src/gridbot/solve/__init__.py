@@ -20,6 +20,7 @@ type, runs that game's solver and re-checks every answer with the game's simulat
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import sys
 import time
@@ -29,7 +30,8 @@ from typing import Any
 
 from gridbot import games
 from gridbot.deadline import Progress, check_time_limit
-from gridbot.result import SolveResult
+from gridbot.result import SolveResult, Status
+from gridbot.solve import first_use
 from gridbot.solve.check import recheck
 
 COMMON = ("time_limit", "all_solutions", "progress")  # what every solver's `solve(level, ...)` takes
@@ -144,12 +146,35 @@ def solve(
     if unknown:
         takes = ", ".join(entry.options) or "none"
         raise TypeError(f"the {entry.game} solver takes no option {unknown[0]!r} (its own: {takes})")
+    compiling = entry.warms_up and options.get("jit", True) and not first_use.is_compiled(entry.game)
+    if compiling and not _compiled_in_time(entry.game, limit, started, progress):
+        reason = (f"the {entry.game} kernels are compiling for this machine (first use): not done within the time "
+                  "limit; the compile goes on in the background, and the next solve starts with them")  # fmt: skip
+        stats = {"candidates": 0, "reason": reason}
+        return SolveResult(entry.game, level.name, Status.TIMEOUT, None, None, time.monotonic() - started, 1, stats)
     module = entry.load()
-    if limit is not None and entry.counts_loading:
+    if limit is not None and (entry.counts_loading or compiling):
         limit = max(limit - (time.monotonic() - started), limit / 20)
+    compiled_at = time.monotonic()
     result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **options)
+    if compiling:  # the answer's seconds are the caller's: the compile it waited for is among them
+        stats = {**result.stats, "seconds_compiling": round(compiled_at - started, 3)}
+        result = dataclasses.replace(result, seconds=time.monotonic() - started, stats=stats)
     recheck(level, result)
     return result
+
+
+def _compiled_in_time(game: str, limit: float | None, started: float, progress: Progress | None) -> bool:
+    """Compile `game`'s kernels in a child process (gridbot.solve.first_use) within what is left of `limit`,
+    telling `progress` what happens (its `phase` and `notice`); whether they are compiled."""
+
+    def notice(text: str) -> None:
+        if progress is not None:
+            seconds = first_use.expected_seconds(game)
+            progress({"phase": f"first use: compiling the kernels, about {seconds:.0f} s", "notice": text})
+
+    left = None if limit is None else max(0.0, limit - (time.monotonic() - started))
+    return first_use.compile_within(game, left, notice)
 
 
 class _Front(types.ModuleType):
