@@ -5,7 +5,8 @@ Every solver, share and task reads the same clock (`time.monotonic`): a deadline
 (a Dask worker's clock is its own), so work sent elsewhere carries the seconds it has left (`Deadline.left`)
 and makes its own deadline there (`Deadline.after`). A search also stops when the process that started it asks
 (`stop_requested`): a worker process reads the stop event of its pool, a task on a Dask worker the flag of its
-run (`reading`).
+run (`reading`). A caller that wants each better program as a search finds it listens (`hearing`); a solver
+hands each one to `announce` (see gridbot.solve's `on_solution`).
 
 >>> Clock(2.5).deadline.at is not None
 True
@@ -32,7 +33,8 @@ Progress = Callable[[dict[str, Any]], None]
 now = time.monotonic  # the one clock: system-wide on one machine, never set back
 
 _process_stop: Any = None  # in a worker process: the pool's stop event, set once when the worker starts
-_thread = threading.local()  # .stop: the flag a task in this thread reads instead (a Dask worker's task)
+_thread = threading.local()  # .stop: the flag a task in this thread reads instead (a Dask worker's task); .hear:
+# the listener of `hearing`
 
 
 class Timeout(Exception):
@@ -132,9 +134,37 @@ def read_in_process(stop: Any) -> None:
 def reading(stop: Any) -> Iterator[None]:
     """Within the block, `stop_requested()` in this thread reads `stop` (anything with `is_set()`): a task on a
     Dask worker shares its process with other tasks, so the flag is per thread, not per process."""
-    before = getattr(_thread, "stop", None)
-    _thread.stop = stop
+    with _this_thread("stop", stop):
+        yield
+
+
+def announce(program: Any) -> None:
+    """Hand a better program than any before to the listener of this thread's solve (`hearing`), if it has one. O(1)
+    without one; the listener's time with one. It may raise (a program its re-check rejects)."""
+    hear = getattr(_thread, "hear", None)
+    if hear is not None:
+        hear(program)
+
+
+def listening() -> bool:
+    """Is a listener waiting for better programs in this thread (a solver may skip the work of finding them)?"""
+    return getattr(_thread, "hear", None) is not None
+
+
+@contextlib.contextmanager
+def hearing(listener: Callable[[Any], None]) -> Iterator[None]:
+    """Within the block, `announce(program)` in this thread calls `listener(program)`. Per thread, as `reading`:
+    the solve that listens runs in the caller's thread."""
+    with _this_thread("hear", listener):
+        yield
+
+
+@contextlib.contextmanager
+def _this_thread(name: str, value: Any) -> Iterator[None]:
+    """Within the block, this thread's `name` (of `_thread`) is `value`; the one before comes back after."""
+    before = getattr(_thread, name, None)
+    setattr(_thread, name, value)
     try:
         yield
     finally:
-        _thread.stop = before
+        setattr(_thread, name, before)

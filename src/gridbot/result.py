@@ -7,13 +7,19 @@ code that compares with plain strings see exactly the words of the documented fo
 (True, 'timeout', False)
 >>> str(Verdict(Outcome.INCOMPLETE, 3, 1))
 'ended after 3 steps with 1 square unmarked'
+
+Levels, runs and results draw themselves in a notebook (`_repr_svg_`, see `Pictured`): the drawing is
+gridbot.render's, a layer above this one, so it is reached through `painter`, which the API's front
+(`gridbot/__init__.py`, loaded before any module of the package) fills with a function that imports
+gridbot.render when a first picture is asked for.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from gridbot.grid import plural
 
@@ -89,8 +95,46 @@ class Verdict:
         return self.step if self.status == Outcome.FOREVER else None
 
 
+# (level, program or None) -> SVG text; filled by the API's front (one entry), empty only in a process that imports
+# a module of the package without its front (none does: Python imports a package before its modules)
+painter: list[Callable[[object, object], str]] = []
+
+
+class Pictured:
+    """A value that draws itself in Jupyter (IPython calls `_repr_svg_`): a level alone, a run, a result's solution
+    on its level. Subclasses say what to draw in `_picture`; slot-free, so frozen slotted dataclasses keep their
+    slots."""
+
+    __slots__ = ()
+
+    def _picture(self) -> tuple[object, object] | None:
+        """(level, program or None) to draw, or None when there is nothing to draw."""
+        return self, None
+
+    def _repr_svg_(self) -> str | None:
+        """The picture as SVG text (gridbot.render.svg), or None (IPython then shows the text repr)."""
+        picture = self._picture()
+        if picture is None or not painter:
+            return None
+        return painter[0](*picture)
+
+
+class PicturedRun(Pictured):
+    """A run draws its level with the path and the final state of its program: the run's first two fields."""
+
+    __slots__ = ()
+
+    def _picture(self) -> tuple[object, object] | None:
+        names = self.__dataclass_fields__  # type: ignore[attr-defined]  # every run is a dataclass
+        level, program = (getattr(self, name) for name in list(names)[:2])
+        return level, program
+
+
+P = TypeVar("P")  # a game's program type (carrots.Program, pellet.Moves, ...)
+
+
 @dataclass(frozen=True, slots=True)
-class SolveResult:
+class SolveResult(Pictured, Generic[P]):
     """The answer of a solver for one level.
 
     status: 'optimal' (solution proven shortest), 'solved' (a solution, not proven
@@ -102,21 +146,27 @@ class SolveResult:
     game: str
     level: str
     status: Status
-    solution: Any | None
+    solution: P | None
     length: int | None
     seconds: float
     lower_bound: int
     stats: dict[str, Any] = field(default_factory=dict)
-    solutions: tuple[Any, ...] = ()
+    solutions: tuple[P, ...] = ()
     solutions_capped: bool = False
+    # the level solved, kept by gridbot.solve for the picture of the result (None when built elsewhere, e.g. read
+    # back from a checkpoint); neither compared nor shown
+    board: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, Status):  # e.g. read back from a checkpoint's JSON
             object.__setattr__(self, "status", Status(self.status))
 
     @property
-    def program(self) -> Any | None:
+    def program(self) -> P | None:
         return self.solution
+
+    def _picture(self) -> tuple[object, object] | None:
+        return None if self.board is None else (self.board, self.solution)
 
     @property
     def proven_impossible(self) -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Direction, grid_rows, grid_text, plural
-from gridbot.result import Outcome, SolveResult, Status, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, SolveResult, Status, Verdict
 
 NAME = "bender"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -74,7 +74,7 @@ def _special_cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable map. Positions are (row, column), 0-based; off the map counts as `#`."""
 
     rows: tuple[str, ...]
@@ -410,7 +410,7 @@ class BenderVerdict(Verdict):
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     """Bender's journey on a level, checked against an answer when one was given."""
 
     level: Level

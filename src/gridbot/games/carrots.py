@@ -26,7 +26,7 @@ import numpy as np
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Direction, Positions, grid_rows, grid_text
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, Verdict
 
 NAME = "carrots"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -45,7 +45,7 @@ State = tuple[int, int]  # (square index, facing)
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable board. Squares are numbered row by row; bit i of a mark mask is square i.
 
     `hops[4 * square + facing]` is the square an `F` leads to (the same square
@@ -472,7 +472,7 @@ class _Machine:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     """A program run on a level: the verdict, and the trace on demand."""
 
     level: Level

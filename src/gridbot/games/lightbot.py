@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, Verdict
 
 NAME = "lightbot"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -60,7 +60,7 @@ def _block_rows(block: list[tuple[int, str]], width: int, fill: str, name: str) 
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable level: heights per cell, the light tiles (in reading order), the robot's start."""
 
     heights: tuple[tuple[int, ...], ...]
@@ -266,7 +266,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     level: Level
     program: Program
     verdict: Verdict

@@ -25,7 +25,7 @@ import numpy as np
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import Positions, grid_rows
-from gridbot.result import Outcome, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, Verdict
 
 NAME = "pellet"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -56,7 +56,7 @@ _NOT_A_CELL = str.maketrans("", "", PELLET + WALL + START)
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable board: `rows` padded with walls to a rectangle, `start` = (row, column), 0-based.
 
     `first_line` is the text line of row 0 (2 when a `W H` header came first), so
@@ -211,7 +211,7 @@ class PathVerdict(Verdict):
 
 
 @dataclass(frozen=True, slots=True)
-class Walk:
+class Walk(PicturedRun):
     """A move string checked on a level: the cells entered in order (start first) and the verdict."""
 
     level: Level

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction, cells, grid_rows, grid_text
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Status, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, SolveResult, Status, Verdict
 
 NAME = "robos_escape"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -52,7 +52,7 @@ Position = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable level; `rows` padded with floor to a rectangle of at most 10x10."""
 
     rows: tuple[str, ...]
@@ -133,7 +133,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     """How a run ended: the verdict, coins picked up, the score of an escape, and why a run failed."""
 
     level: Level

@@ -65,7 +65,7 @@ from typing import Any
 from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction
 from gridbot.grid import trace_parts as _trace_parts
-from gridbot.result import Outcome, SolveResult, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, SolveResult, Verdict
 
 NAME = "robozzle"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -92,7 +92,7 @@ Position = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable puzzle: tile colours per row (`R`, `G`, `B`, or a space for a hole), the stars (sorted), the
     robot's start and facing, the slots of F1..F5, the paints allowed (a subset of "RGB"), and its title/author."""
 
@@ -495,7 +495,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     """How a run ended: the verdict (won at action k, or lost with stars left) and why it ended."""
 
     level: Level

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.grid import grid_rows, grid_text, plural
-from gridbot.result import Outcome, SolveResult, Status, Verdict
+from gridbot.result import Outcome, Pictured, PicturedRun, SolveResult, Status, Verdict
 
 NAME = "torch_cave"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -49,7 +49,7 @@ LIGHTS_SHOWN = 1000  # steps whose light `describe` lists
 
 
 @dataclass(frozen=True, slots=True)
-class Level:
+class Level(Pictured):
     """An immutable cave. Cells are numbered row by row: cell = row x width + column.
 
     `torches` lists the torch cells in reading order; torch number i is bit i of a
@@ -244,7 +244,7 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Run:
+class Run(PicturedRun):
     """A path walked in a cave: every step taken and the verdict.
 
     The steps are kept compactly (`cells`, `light_left`, `fresh`: the cell,

@@ -6,9 +6,10 @@ common four, whether it has a `warm_up` that loads its compiled kernels, and whe
 time limit. The faces ask it rather than a solver's signature (tests/structure/test_solve_front.py checks the table
 against each solver).
 
-`solve(level, time_limit=None, all_solutions=False, progress=None, **options)` finds the level's game from its
-type, runs that game's solver and re-checks every answer with the game's simulator before returning it
-(gridbot.solve.check). This package is callable as that front, so that `gridbot.solve(level)` reads as it does:
+`solve(level, time_limit=None, all_solutions=False, progress=None, on_solution=None, stop=None, **options)` finds
+the level's game from its type, runs that game's solver and re-checks every answer with the game's simulator before
+returning it (gridbot.solve.check), and before handing it to `on_solution`. This package is callable as that
+front, so that `gridbot.solve(level)` reads as it does:
 
 >>> import gridbot
 >>> result = gridbot.solve(gridbot.load("carrots:2"))
@@ -20,19 +21,21 @@ type, runs that game's solver and re-checks every answer with the game's simulat
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import sys
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from gridbot import games
-from gridbot.deadline import Progress, check_time_limit
+from gridbot.deadline import Progress, check_time_limit, hearing, reading
 from gridbot.result import SolveResult, Status
 from gridbot.solve import first_use
-from gridbot.solve.check import recheck
+from gridbot.solve.check import completes, recheck
 
 COMMON = ("time_limit", "all_solutions", "progress")  # what every solver's `solve(level, ...)` takes
 
@@ -118,11 +121,38 @@ def solver(of: Any) -> Solver:
     return SOLVERS[game.NAME]
 
 
+class StopEvent(Protocol):
+    """What `stop` may be: a threading.Event, a multiprocessing one, or anything with `is_set()`."""
+
+    def is_set(self) -> bool: ...
+
+
+class _Listener:
+    """`on_solution` behind the solver's announcements (gridbot.deadline.announce): each program re-run by the
+    simulator first (WrongAnswer if it fails: a bug in the solver), and one program never heard twice in a row."""
+
+    def __init__(self, level: Any, on_solution: Callable[[Any], object]) -> None:
+        self.level = level
+        self.game = games.of(level)
+        self.on_solution = on_solution
+        self.told: Any = None
+
+    def __call__(self, program: Any, checked: bool = False) -> None:
+        if program is None or program == self.told:
+            return
+        if not checked:
+            completes(self.game, self.level, getattr(self.level, "name", "") or "the level", program)
+        self.told = program
+        self.on_solution(program)
+
+
 def solve(
     level: Any,
     time_limit: float | None = None,
     all_solutions: bool = False,
     progress: Progress | None = None,
+    on_solution: Callable[[Any], object] | None = None,
+    stop: StopEvent | None = None,
     **options: Any,
 ) -> SolveResult:
     """Solve `level` with its game's solver and re-check the answer: a gridbot.result.SolveResult.
@@ -134,6 +164,17 @@ def solve(
     `result.solutions` (capped; a game whose solver returns one answer, LISTS_ALL False, ignores it); `progress`
     is called a few times a second during long searches with a dict such as {"length": 7, "candidates": 123456}.
     `options` are the solver's own (SOLVERS says which: `workers`, `executor`, `max_length`, `seed`, ...).
+
+    `on_solution(program)` is called in this thread with each better program as the solver finds it, each re-run
+    by the simulator first; the last call is always with the result's solution (a solver that finds one answer
+    only calls it once, at the end). The deepening solvers (Light-Bot, RoboZZle, Robo's Escape) tell of their
+    heuristics' programs too, a few times a second at most; "better" is the game's order (shorter, or for Robo's
+    Escape a higher score). An exception it raises ends the solve and propagates.
+
+    `stop` (a threading.Event, or anything with `is_set()`) ends the search early when set, exactly as the time
+    limit does (gridbot.deadline.reading, the stop request the command line's Ctrl-C makes): the result has the
+    best program found ('solved', or 'timeout' without one) and the lengths excluded. It is read in this thread
+    and by worker processes the solver starts through its own pool.
 
     Raises ValueError for a limit that is not a positive number, TypeError for an option the solver does not
     take, GridbotError for what is not a level, and gridbot.errors.WrongAnswer for an answer the simulator
@@ -156,12 +197,20 @@ def solve(
     if limit is not None and (entry.counts_loading or compiling):
         limit = max(limit - (time.monotonic() - started), limit / 20)
     compiled_at = time.monotonic()
-    result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **options)
+    listener = None if on_solution is None else _Listener(level, on_solution)
+    with contextlib.ExitStack() as scope:
+        if stop is not None:
+            scope.enter_context(reading(stop))
+        if listener is not None:
+            scope.enter_context(hearing(listener))
+        result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **options)
     if compiling:  # the answer's seconds are the caller's: the compile it waited for is among them
         stats = {**result.stats, "seconds_compiling": round(compiled_at - started, 3)}
         result = dataclasses.replace(result, seconds=time.monotonic() - started, stats=stats)
     recheck(level, result)
-    return result
+    if listener is not None:
+        listener(result.solution, checked=True)
+    return dataclasses.replace(result, board=level)  # the level, for the result's picture (Pictured)
 
 
 def _compiled_in_time(game: str, limit: float | None, started: float, progress: Progress | None) -> bool:
@@ -188,11 +237,13 @@ class _Front(types.ModuleType):
         time_limit: float | None = None,
         all_solutions: bool = False,
         progress: Progress | None = None,
+        on_solution: Callable[[Any], object] | None = None,
+        stop: StopEvent | None = None,
         **options: Any,
     ) -> SolveResult:
-        return solve(level, time_limit, all_solutions, progress, **options)
+        return solve(level, time_limit, all_solutions, progress, on_solution, stop, **options)
 
 
 sys.modules[__name__].__class__ = _Front
 
-__all__ = ["COMMON", "SOLVERS", "Solver", "solve", "solver"]
+__all__ = ["COMMON", "SOLVERS", "Solver", "StopEvent", "solve", "solver"]

@@ -25,7 +25,8 @@ from gridbot.errors import WrongAnswer
 from gridbot.result import SolveResult
 
 
-def _completes(game: ModuleType, level: Any, name: str, solution: Any) -> None:
+def completes(game: ModuleType, level: Any, name: str, solution: Any) -> None:
+    """WrongAnswer unless `solution` completes `level` by the simulator of `game`. O(its run)."""
     verdict = game.run(level, solution).verdict
     if not verdict.won:
         raise WrongAnswer(f"the solver's answer {solution} for {name} does not complete it ({verdict})")
@@ -41,12 +42,12 @@ def recheck(level: Any, result: SolveResult, name: str | None = None) -> None:
     if result.status.has_solution:
         if result.solution is None:
             raise WrongAnswer(f"the solver reported {result.status} for {name} without a program")
-        _completes(game, level, name, result.solution)
+        completes(game, level, name, result.solution)
         tokens = getattr(result.solution, "tokens", result.length)
         if tokens != result.length:
             raise WrongAnswer(f"{result.solution} has {tokens} tokens, not {result.length}, for {name}")
     for other in result.solutions:
-        _completes(game, level, name, other)
+        completes(game, level, name, other)
 
 
-__all__ = ["WrongAnswer", "recheck"]
+__all__ = ["WrongAnswer", "completes", "recheck"]

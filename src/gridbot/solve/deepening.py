@@ -19,7 +19,10 @@ winner met is the shortest. What they share is here, written once:
 - the end: a length is excluded only when it was searched whole; a deadline
   (Timeout), a stop request or the memory budget (OutOfBudget) ends the search
   with what it has, and every program a length met is re-checked by the game's
-  simulator before it counts.
+  simulator before it counts;
+- the news: when the caller listens (gridbot.deadline.hearing, the front's `on_solution`), each better program
+  the game knows (`incumbent`) is announced at the driver's next look: between lengths and at each progress
+  tick of the clock (about five times a second).
 
 A game supplies only what differs (`Lengths`): how to search one length here
 under a deadline (`here`) and in picklable shares (`split`), whether a
@@ -42,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gridbot.deadline import Clock, Deadline, Timeout, stop_requested
+from gridbot.deadline import Clock, Deadline, Timeout, announce, listening, stop_requested
 from gridbot.kernels import EXHAUSTED, FOUND
 from gridbot.parallel import executors
 from gridbot.parallel.shares import Share
@@ -207,6 +210,12 @@ class Lengths:
         """The answer."""
         raise NotImplementedError
 
+    def incumbent(self, d: Deepening) -> Any | None:
+        """The best program known so far (a heuristic's or a length's), or None: what the driver announces when it
+        changes. By default the `best` of the game's `guesser`, where it keeps its look-ahead's best program there
+        (Light-Bot), else none: the answer alone is heard, at the end."""
+        return getattr(getattr(self, "guesser", None), "best", None)
+
 
 class Deepening:
     """One solve's deepening: the lengths from 1 up to a top, each searched here or in shares (see the module
@@ -230,6 +239,24 @@ class Deepening:
         self.growth = float(game.schedule.growth)  # how many times longer the next length is expected to take
         self.searching: float | None = None  # clock seconds when the length being searched began
         self.reason = ""  # why the search stopped short, when not the clock
+        self.told: Any | None = None  # the last program announced (see `tell`)
+        if listening():  # the clock's progress ticks are the driver's looks at the game's best program
+            forward = clock.progress
+
+            def progress(report: dict[str, Any]) -> None:
+                self.tell()
+                if forward is not None:
+                    forward(report)
+
+            clock.progress = progress
+
+    def tell(self) -> None:
+        """Announce the game's best program when it is not the one announced last (gridbot.deadline.announce). O(1)
+        without a listener."""
+        best = self.game.incumbent(self) if listening() else None
+        if best is not None and best != self.told:
+            self.told = best
+            announce(best)
 
     def run(self, top: int) -> SolveResult:
         """Search lengths from 1 up to `top`; the game's answer. Exponential in the length reached."""
@@ -239,6 +266,7 @@ class Deepening:
             with contextlib.ExitStack() as resources:  # worker processes, when started, end with the search
                 game.open(self, resources)
                 while top >= self.low:
+                    self.tell()
                     if game.settled(self):
                         return game.finish(self, End.SETTLED)
                     # once split, always: a length taken from a checkpoint says nothing of the next one's time

@@ -574,6 +574,11 @@ class _Lengths(deepening.Lengths):
     def settled(self, d: deepening.Deepening) -> bool:
         return self.beaten(d.low)
 
+    def incumbent(self, d: deepening.Deepening) -> Program | None:
+        """The best program so far: the highest score, then the fewest tokens."""
+        best = min(self.best, key=lambda b: (-b[0], Program(b[2]).tokens, b[2]), default=None)
+        return None if best is None else Program(best[2])
+
     def here(self, d: deepening.Deepening, L: int, deadline: Deadline) -> Share:
         score, shortest = self.to_beat()
         search = _Search(self.board, L, score, d.clock, self.all_solutions, self.jit, self.settings, shortest)

@@ -221,7 +221,8 @@ def test_cli_solve_json_schema_and_seed(tmp_path) -> None:
     result = invoke("solve", "pellet", "pellet:ctf_example", "--json", "--seed", "3")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"game", "level", "status", "solution", "length", "seconds", "proven_impossible", "stats"}
+    keys = {"version", "game", "level", "status", "solution", "length", "seconds", "proven_impossible", "stats"}
+    assert set(data) == keys  # every JSON object carries the schema's version (docs/cli.md)
     assert data["status"] == "optimal" and data["length"] == 265 == len(data["solution"])
     assert pellet.run(gridbot.load("pellet:ctf_example"), data["solution"]).verdict.won
     again = json.loads(invoke("solve", "pellet", "pellet:ctf_example", "--json", "--seed", "3").output)

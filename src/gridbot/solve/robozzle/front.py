@@ -142,6 +142,9 @@ class _Lengths(deepening.Lengths):
         found = [h.best for h in (self.guesser, self.beside) if h is not None and h.best is not None]
         return min(found, key=lambda p: p.tokens, default=None)
 
+    def incumbent(self, d: deepening.Deepening) -> Program | None:
+        return self.best()
+
     def stats(self, d: deepening.Deepening) -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": d.nodes}
         if self.guesser is not None:
