@@ -78,12 +78,14 @@ def check_installed(venv: Path, cwd: Path) -> None:
     version = run(venv, "gridbot", "--version", cwd=cwd).stdout.strip()
     if version != f"gridbot, version {info['meta']}":
         raise SmokeFailure(f"gridbot --version says {version!r}")
+    if "gridbot/py.typed" not in info["files"]:
+        raise SmokeFailure("the wheel has no gridbot/py.typed: type checkers would not read its hints")
     for name in ("LICENSE", "DATA-NOTICE.md"):
         if not any(path.endswith(f"licenses/{name}") for path in info["files"]):
             raise SmokeFailure(f"the wheel's metadata has no {name}")
     if not info["description"].strip() or RELATIVE.search(info["description"]):
         raise SmokeFailure("the long description is empty or holds a link that resolves only in the repository")
-    say(f"ok  installed: {info['file']}, version {info['meta']}, licence and data notice in the metadata")
+    say(f"ok  installed: {info['file']}, version {info['meta']}, licence, data notice and py.typed in it")
 
 
 def check_data(venv: Path, cwd: Path) -> None:
