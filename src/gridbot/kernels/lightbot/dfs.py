@@ -150,8 +150,11 @@ def search(
         sc[S_NODES] += 1
         sc[S_GEN] += 1
         r = UNDECIDED
-        if not fresh and wlen[0] + wlen[1] + wlen[2] == L - 1:  # a complete walk: most never stand on every light
-            r = _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf)
+        complete = wlen[0] + wlen[1] + wlen[2] == L - 1
+        # a complete walk, or a procedure that has just called itself at its end (a loop: a run of it reaches
+        # no undecided slot, and _leaf hands over at any it meets): most never stand on every light
+        if not fresh and (complete or (sc[S_PROC] > 0 and frames[sc[S_DEPTH] - 1, F_OPT] == sc[S_PROC] + 4)):
+            r = _leaf(after, light, full, wb, wlen, closed, complete, sc, idx, recs, stack, leaf)
         if r == UNDECIDED:
             r = _run(
                 after, light, reach, full, L, lim, wb, wlen, closed, fresh,
