@@ -176,6 +176,42 @@ def _single_commands(p, opt, L, wlen, closed):  # pragma: no cover - compiled
 
 
 @kernel(inline=True)
+def _turns(wb, p, first, end, step):  # pragma: no cover - compiled
+    """The run of turns in body p from slot `first` on, towards `end` (exclusive) by `step`: its length and the
+    quarter turns it makes to the right (mod 4)."""
+    n = 0
+    right = 0
+    i = first
+    while i != end and (wb[p, i] == 2 or wb[p, i] == 3):
+        right += 3 if wb[p, i] == 2 else 1
+        n += 1
+        i += step
+    return n, right % 4
+
+
+@kernel(inline=True)
+def _shorter_loop(p, L, w, lim, wb, wlen, cs):  # pragma: no cover - compiled
+    """Would calling procedure p at the end of its body now make a loop with a shorter equivalent? See
+    gridbot.solve.lightbot, cut 11: p has one call site outside its body, and its turns at the seams of the
+    loop reduce. O(body)."""
+    n = wlen[p]
+    k1, r1 = _turns(wb, p, 0, n, 1)  # T1, the turns p starts with
+    if k1 == 0 or k1 == n:
+        return False
+    k2, r2 = _turns(wb, p, n - 1, k1 - 1, -1)  # T2, the turns just before the call
+    r = cs[1, p]  # the body holding the one call site outside p
+    # the fewest turns that turn as T2 then T1 do (R, RR, L): shorter than T2, and the caller has room for T1
+    # however the X commands fall
+    if k2 > (1 if (r1 + r2) % 4 == 3 else (r1 + r2) % 4) and wlen[r] + k1 + (L - w - 1) <= lim[r]:
+        return True
+    j = 0
+    while wb[r, j] != p + 3:  # the one call site of p in body r
+        j += 1
+    kc, rc = _turns(wb, r, j - 1, -1, -1)  # the turns before it
+    return kc > (1 if (rc + r1) % 4 == 3 else (rc + r1) % 4)
+
+
+@kernel(inline=True)
 def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs):  # pragma: no cover - compiled
     """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts."""
     n = wlen[p]
@@ -213,6 +249,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
     if guess & GUESS_MOVES and op <= 1 and mv[pos, facing, op] == pos and not (guess & GUESS_F2_STILL and p == 2):
         return False  # unsafe: a procedure may move the next time it runs
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
+        return False
+    if p > 0 and op == p + 3 and cs[0, p] == 1 and cs[1, p] != p and _shorter_loop(p, L, w, lim, wb, wlen, cs):
         return False
     if op == 5:  # f1 is the first procedure called
         return cs[0, 1] > 0
