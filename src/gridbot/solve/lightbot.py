@@ -78,7 +78,10 @@ skips them, whatever lengths were searched before:
    allowed; with two lights or more the last of them a call, cut 6) stands on
    some light not yet stood on, no completion can win. A breadth-first search
    over states answers this, with each procedure's effect from a state
-   memoised while its body stays the same.
+   memoised while its body stays the same. Closing a procedure that returns
+   straight to main's end (called from main, no other call under way) leads
+   to such a branch point at the same tile with nothing new stood on, so the
+   close is decided there, as its node would decide it, without a node.
 10. *Endless runs stand on nothing new.* When the control state repeats (cut
    4), everything from its first occurrence on repeats for ever: the robot
    will stand only on tiles it has stood on. If a light is still missing, the

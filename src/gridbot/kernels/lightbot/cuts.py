@@ -138,6 +138,38 @@ def _reaches_all(start, todo, k, after, light, many, wb, wlen, closed, mac, sc):
 
 
 @kernel(inline=True)
+def _main_stuck(state, visited, L, after, light, full, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
+    """At a branch point of main with every procedure it called returned: is no procedure left to write (f2
+    written, or too few commands left to write and call one) and can main's commands still allowed not stand
+    on every light not yet stood on? Then no completion wins (gridbot.solve.lightbot, cut 9)."""
+    k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
+    many = (full & (full - 1)) != 0
+    return (wlen[2] > 0 or k <= 2) and not _reaches_all(
+        state, full & ~visited, k, after, light, many, wb, wlen, closed, mac, sc
+    )
+
+
+@kernel(inline=True)
+def _return_fails(
+    p, pos, facing, h, visited, stack, after, light, reach, full, L, lim, wb, wlen, closed, mac, sc
+):  # pragma: no cover - compiled
+    """Would closing procedure p at a branch point at its end (`pos`, `facing`, stack height `h`, lights stood
+    on `visited`) end in a run that fails at once? Decided without a node when p returns straight to main's
+    end, as _run would: the moment after the return stands on the same tile (no win check: a light is still
+    missing), then main branches there and fails when no walk command fits, a light is out of reach, or cut
+    9 holds with p closed. False when not decided so (the node decides). O(cut 9).
+    """
+    if h != 1 or stack[0, 0] != 0 or stack[1, 0] != wlen[0] or visited == full or wlen[1] == 0:
+        return False
+    if wlen[0] >= lim[0] or L - (wlen[0] + wlen[1] + wlen[2]) < 2 or (full & ~visited) & ~reach[pos]:
+        return True
+    closed[p] = 1  # for the bound only: the option itself closes it when applied
+    stuck = _main_stuck(pos * 4 + facing, visited, L, after, light, full, wb, wlen, closed, mac, sc)
+    closed[p] = 0
+    return stuck
+
+
+@kernel(inline=True)
 def _obligations(p, op, L, lim, wlen, cs):  # pragma: no cover - compiled
     """Procedures that, after appending walk op `op` to body p, would be inlined: one call site, outside
     their own body, with room for the inlined body however the X commands fall. Each needs a call of its
