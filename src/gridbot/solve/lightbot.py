@@ -78,11 +78,25 @@ skips them, whatever lengths were searched before:
    allowed; with two lights or more the last of them a call, cut 6) stands on
    some light not yet stood on, no completion can win. A breadth-first search
    over states answers this, with each procedure's effect from a state
-   memoised while its body stays the same.
+   memoised while its body stays the same. Closing a procedure that returns
+   straight to main's end (called from main, no other call under way) leads
+   to such a branch point at the same tile with nothing new stood on, so the
+   close is decided there, as its node would decide it, without a node.
 10. *Endless runs stand on nothing new.* When the control state repeats (cut
    4), everything from its first occurrence on repeats for ever: the robot
    will stand only on tiles it has stood on. If a light is still missing, the
    run is dropped at once instead of after two periods.
+11. *Turns at the seams of a loop.* Turns stand on nothing new, so X commands
+   between turns fire at the same tile whichever gap holds them. When a
+   procedure p with one call site outside its body calls itself at the end of
+   its body now, every run of p reaches that call (no conditions: control flow
+   is fixed, and this run got there), so p never returns and runs T1 A T2 T1 A
+   T2 ... (T1 its first turns, T2 the turns before the call). If T2 then T1
+   turn as fewer turns than T2 has, the caller doing T1 before its call and p
+   = A (those fewer turns) 1 is shorter (if the caller has room for T1 and every
+   X); if the turns just before the call site in the caller, then T1, turn as
+   fewer turns than the caller has there, those fewer turns and p = A T2 T1 1
+   are. X commands of the seams move to the gap of the same moments.
 
 *One walk.* Before any search: moves are one-way between the strongly
 connected components of the tiles (a jump down cannot be undone), so a run
@@ -160,6 +174,7 @@ from gridbot.parallel.shares import Ledger, Share, collect_in_time, submit_share
 from gridbot.result import SolveResult, Status
 from gridbot.solve import deepening, lightbot_paths
 from gridbot.solve.deepening import Schedule, run_share
+from gridbot.solve.lightbot_reach import lights_in_reach
 from gridbot.solve.memory import OutOfBudget, memory_budget
 
 MAX_ALL = 100
@@ -219,69 +234,7 @@ def tables(level: Level) -> Tables:
         )
     mv, light, full, start, facing = kern.board_arrays(level)
     lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
-    return Tables(mv, kern.state_table(mv), light, _reach(mv, light), full, start, facing, lim)
-
-
-def _reach(mv: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """Per position, the mask of lights on tiles reachable from it by moves (any facing).
-
-    The tiles' graph is condensed into its strongly connected components
-    (Tarjan's algorithm, iterative); a component reaches its own lights and
-    those its successors reach, which Tarjan's order (successors first) lets
-    one pass collect. O(cells) (eight moves a tile).
-    """
-    cells = mv.shape[0]
-    succ = [sorted({int(t) for t in mv[c].ravel()} - {c}) for c in range(cells)]
-    own = [(1 << int(light[c])) if light[c] >= 0 else 0 for c in range(cells)]
-    index = [-1] * cells
-    low = [0] * cells
-    comp = [-1] * cells
-    masks: list[int] = []  # per component, in the order Tarjan completes them: successors first
-    stack: list[int] = []
-    counter = 0
-    for root in range(cells):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        while work:
-            node, i = work[-1]
-            if i < len(succ[node]):
-                work[-1] = (node, i + 1)
-                nxt = succ[node][i]
-                if index[nxt] < 0:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    work.append((nxt, 0))
-                elif comp[nxt] < 0:  # on the stack: in the component being built
-                    low[node] = min(low[node], index[nxt])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                members = []
-                while True:
-                    member = stack.pop()
-                    comp[member] = len(masks)
-                    members.append(member)
-                    if member == node:
-                        break
-                mask = 0
-                for member in members:
-                    mask |= own[member]
-                    for nxt in succ[member]:
-                        if comp[nxt] != len(masks):
-                            mask |= masks[comp[nxt]]  # a finished successor component
-                masks.append(mask)
-    out = np.zeros(cells, np.int64)
-    for c in range(cells):
-        out[c] = masks[comp[c]]
-    return out
+    return Tables(mv, kern.state_table(mv), light, lights_in_reach(mv, light), full, start, facing, lim)
 
 
 def search_bytes(cells: int, trail_rows: int) -> int:

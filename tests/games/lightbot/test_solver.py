@@ -92,11 +92,16 @@ def test_brute_force_interpreter_agrees_with_the_game(level: Level, main: str, f
 @given(small_levels())
 def test_solver_minimum_equals_every_program_tried(level: Level) -> None:
     """Every cut (turns, inlining, one-command procedures, main's last command, ...) against no cuts at all."""
+    agrees_with_every_program(level, 6)
+
+
+def agrees_with_every_program(level: Level, max_length: int) -> None:
+    """The search up to `max_length` commands proves what trying every program text proves."""
     with search_only():
-        result = solve(level, max_length=6)
-    reference = brute_lightbot.minimum(level, 6)
+        result = solve(level, max_length=max_length)
+    reference = brute_lightbot.minimum(level, max_length)
     if reference is None:
-        assert proof(result.status) == "timeout" and result.lower_bound == 7
+        assert proof(result.status) == "timeout" and result.lower_bound == max_length + 1
     else:
         assert result.status == "optimal" and result.length == reference
 

@@ -138,6 +138,38 @@ def _reaches_all(start, todo, k, after, light, many, wb, wlen, closed, mac, sc):
 
 
 @kernel(inline=True)
+def _main_stuck(state, visited, L, after, light, full, wb, wlen, closed, mac, sc):  # pragma: no cover - compiled
+    """At a branch point of main with every procedure it called returned: is no procedure left to write (f2
+    written, or too few commands left to write and call one) and can main's commands still allowed not stand
+    on every light not yet stood on? Then no completion wins (gridbot.solve.lightbot, cut 9)."""
+    k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
+    many = (full & (full - 1)) != 0
+    return (wlen[2] > 0 or k <= 2) and not _reaches_all(
+        state, full & ~visited, k, after, light, many, wb, wlen, closed, mac, sc
+    )
+
+
+@kernel(inline=True)
+def _return_fails(
+    p, pos, facing, h, visited, stack, after, light, reach, full, L, lim, wb, wlen, closed, mac, sc
+):  # pragma: no cover - compiled
+    """Would closing procedure p at a branch point at its end (`pos`, `facing`, stack height `h`, lights stood
+    on `visited`) end in a run that fails at once? Decided without a node when p returns straight to main's
+    end, as _run would: the moment after the return stands on the same tile (no win check: a light is still
+    missing), then main branches there and fails when no walk command fits, a light is out of reach, or cut
+    9 holds with p closed. False when not decided so (the node decides). O(cut 9).
+    """
+    if h != 1 or stack[0, 0] != 0 or stack[1, 0] != wlen[0] or visited == full or wlen[1] == 0:
+        return False
+    if wlen[0] >= lim[0] or L - (wlen[0] + wlen[1] + wlen[2]) < 2 or (full & ~visited) & ~reach[pos]:
+        return True
+    closed[p] = 1  # for the bound only: the option itself closes it when applied
+    stuck = _main_stuck(pos * 4 + facing, visited, L, after, light, full, wb, wlen, closed, mac, sc)
+    closed[p] = 0
+    return stuck
+
+
+@kernel(inline=True)
 def _obligations(p, op, L, lim, wlen, cs):  # pragma: no cover - compiled
     """Procedures that, after appending walk op `op` to body p, would be inlined: one call site, outside
     their own body, with room for the inlined body however the X commands fall. Each needs a call of its
@@ -173,6 +205,42 @@ def _single_commands(p, opt, L, wlen, closed):  # pragma: no cover - compiled
         if n == 1 and (final or closed[q] == 1 or (opt == 0 and q == p)):
             count += 1
     return count
+
+
+@kernel(inline=True)
+def _turns(wb, p, first, end, step):  # pragma: no cover - compiled
+    """The run of turns in body p from slot `first` on, towards `end` (exclusive) by `step`: its length and the
+    quarter turns it makes to the right (mod 4)."""
+    n = 0
+    right = 0
+    i = first
+    while i != end and (wb[p, i] == 2 or wb[p, i] == 3):
+        right += 3 if wb[p, i] == 2 else 1
+        n += 1
+        i += step
+    return n, right % 4
+
+
+@kernel(inline=True)
+def _shorter_loop(p, L, w, lim, wb, wlen, cs):  # pragma: no cover - compiled
+    """Would calling procedure p at the end of its body now make a loop with a shorter equivalent? See
+    gridbot.solve.lightbot, cut 11: p has one call site outside its body, and its turns at the seams of the
+    loop reduce. O(body)."""
+    n = wlen[p]
+    k1, r1 = _turns(wb, p, 0, n, 1)  # T1, the turns p starts with
+    if k1 == 0 or k1 == n:
+        return False
+    k2, r2 = _turns(wb, p, n - 1, k1 - 1, -1)  # T2, the turns just before the call
+    r = cs[1, p]  # the body holding the one call site outside p
+    # the fewest turns that turn as T2 then T1 do (R, RR, L): shorter than T2, and the caller has room for T1
+    # however the X commands fall
+    if k2 > (1 if (r1 + r2) % 4 == 3 else (r1 + r2) % 4) and wlen[r] + k1 + (L - w - 1) <= lim[r]:
+        return True
+    j = 0
+    while wb[r, j] != p + 3:  # the one call site of p in body r
+        j += 1
+    kc, rc = _turns(wb, r, j - 1, -1, -1)  # the turns before it
+    return kc > (1 if (rc + r1) % 4 == 3 else (rc + r1) % 4)
 
 
 @kernel(inline=True)
@@ -213,6 +281,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
     if guess & GUESS_MOVES and op <= 1 and mv[pos, facing, op] == pos and not (guess & GUESS_F2_STILL and p == 2):
         return False  # unsafe: a procedure may move the next time it runs
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
+        return False
+    if p > 0 and op == p + 3 and cs[0, p] == 1 and cs[1, p] != p and _shorter_loop(p, L, w, lim, wb, wlen, cs):
         return False
     if op == 5:  # f1 is the first procedure called
         return cs[0, 1] > 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gridbot.kernels import kernel
-from gridbot.kernels.lightbot.cuts import _allowed, _reaches_all
+from gridbot.kernels.lightbot.cuts import _allowed, _main_stuck, _return_fails
 from gridbot.kernels.lightbot.layout import (
     BRANCH,
     EXHAUSTED,
@@ -121,9 +121,16 @@ def search(
                         cs[0, opt - 4] -= 1
                         cs[1, opt - 4] -= p
             opt += 1
-            while opt < N_OPTIONS and not _allowed(
-                opt, p, frames[f, F_POS], frames[f, F_FACING], mv, full, L, lim, wb, wlen, sc[S_GUESS], closed, cs
-            ):
+            pos = frames[f, F_POS]
+            facing = frames[f, F_FACING]
+            while opt < N_OPTIONS:
+                if _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, sc[S_GUESS], closed, cs) and (
+                    opt > 0 or not _return_fails(
+                        p, pos, facing, frames[f, F_STATE + S_H - S_POS], frames[f, F_STATE + S_VISITED - S_POS],
+                        stack, after, light, reach, full, L, lim, wb, wlen, closed, mac, sc,
+                    )
+                ):  # fmt: skip
+                    break
                 opt += 1
             if opt >= N_OPTIONS:
                 frames[f, F_OPT] = -1
@@ -150,8 +157,11 @@ def search(
         sc[S_NODES] += 1
         sc[S_GEN] += 1
         r = UNDECIDED
-        if not fresh and wlen[0] + wlen[1] + wlen[2] == L - 1:  # a complete walk: most never stand on every light
-            r = _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf)
+        complete = wlen[0] + wlen[1] + wlen[2] == L - 1
+        # a complete walk, or a procedure that has just called itself at its end (a loop: a run of it reaches
+        # no undecided slot, and _leaf hands over at any it meets): most never stand on every light
+        if not fresh and (complete or (sc[S_PROC] > 0 and frames[sc[S_DEPTH] - 1, F_OPT] == sc[S_PROC] + 4)):
+            r = _leaf(after, light, full, wb, wlen, closed, complete, sc, idx, recs, stack, leaf)
         if r == UNDECIDED:
             r = _run(
                 after, light, reach, full, L, lim, wb, wlen, closed, fresh,
@@ -160,14 +170,9 @@ def search(
         if r == FOUND or r == OVERFLOW:  # noqa: SIM109 - numba compiles plain comparisons
             return r
         if r == BRANCH and sc[S_PROC] == 0 and wlen[1] > 0:
-            # main with every procedure it called returned: if none can be written any more, what is
-            # left is main's commands over fixed procedures, which must still stand on every light
-            k = L - 1 - (wlen[0] + wlen[1] + wlen[2])
-            todo = full & ~sc[S_VISITED]
-            if (wlen[2] > 0 or k <= 2) and not _reaches_all(
-                sc[S_POS] * 4 + sc[S_FACING], todo, k, after, light, (full & (full - 1)) != 0, wb, wlen, closed, mac, sc
-            ):
-                r = FAIL
+            state = sc[S_POS] * 4 + sc[S_FACING]
+            if _main_stuck(state, sc[S_VISITED], L, after, light, full, wb, wlen, closed, mac, sc):
+                r = FAIL  # main's commands over fixed procedures can no longer stand on every light
         if r == BRANCH:
             d = sc[S_DEPTH]
             frames[d, F_PROC] = sc[S_PROC]

@@ -204,9 +204,11 @@ def _run(
 
 
 @kernel(inline=True)
-def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # pragma: no cover - compiled
-    """_run for a node whose walk is complete (one X left: no slot can be reached undecided), writing
-    nothing the search keeps: FAIL, OVERFLOW or UNDECIDED once the robot has stood on every light.
+def _leaf(after, light, full, wb, wlen, closed, complete, sc, idx, recs, stack, leaf):  # pragma: no cover - compiled
+    """_run for a node whose walk is complete (`complete`: one X left, so no slot can be reached undecided)
+    or likely to fail before it reaches an undecided slot, writing nothing the search keeps: FAIL, OVERFLOW
+    or UNDECIDED once the robot has stood on every light or, when not `complete`, at a body's end where
+    _run might branch (main's end, or a procedure not closed yet).
 
     Most complete walks never stand on every light, and no win is possible before they do (see
     _run), so neither gap vectors nor the trail are kept here: loop records and the call stack live
@@ -253,6 +255,8 @@ def _leaf(after, light, full, wb, wlen, closed, sc, idx, recs, stack, leaf):  # 
                 own += 1
         look = True
         if pc == wlen[proc]:
+            if not complete and (proc == 0 or (done1 if proc == 1 else done2) == 0):
+                return UNDECIDED  # a slot _run may branch at: its answer
             if proc == 0:  # main ends: no walk command fits
                 return FAIL
             if (done1 if proc == 1 else done2) == 0:  # closing is the only option (see _run)
