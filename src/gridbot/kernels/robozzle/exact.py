@@ -30,16 +30,19 @@ from gridbot.kernels.robozzle.layout import (
     N_OPS,
     N_SAVED,
     NO_COND,
+    NOOPS,
     OP_CALL,
     OP_F,
     OP_L,
     OP_PAINT,
     OP_R,
     PAUSED,
+    S_ACT,
     S_AFTER_WIN,
     S_CALLED,
     S_DEPTH,
     S_F,
+    S_LEAST,
     S_LENGTH,
     S_NODES,
     S_PC,
@@ -241,6 +244,63 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
         op[f, pc] = o
     _log(trail, sc, T_CS, slot, cs[f, pc])
     cs[f, pc] = conds
+    if conds == NO_COND and cs[NOOPS + f, pc]:  # a paint's no-op runs (machine._run) were actions after all
+        sc[S_ACT] += cs[NOOPS + f, pc]
+        _log(trail, sc, T_CS, NOOPS * MAX_SLOTS + slot, cs[NOOPS + f, pc])
+        cs[NOOPS + f, pc] = 0
+
+
+@kernel
+def _short(sc, slots, op, nd, closed) -> bool:
+    """Can the program no longer reach S_LEAST slots? The slots it can still gain: the room left in each function
+    called and not yet ended, and, when a slot can still become a call (a new slot of such a function, or a slot
+    whose command is not decided), every slot of the functions not yet called."""
+    room = 0
+    open_slot = False
+    for f in range(MAX_FUNCTIONS):
+        if nd[f] > 0 and not closed[f]:
+            room += slots[f] - nd[f]
+        for i in range(nd[f]):
+            if op[f, i] == UNKNOWN:
+                open_slot = True
+    if room > 0 or open_slot:
+        for g in range(MAX_FUNCTIONS):
+            if nd[g] == 0:
+                room += slots[g]
+    return sc[S_USED] + room < sc[S_LEAST]
+
+
+@kernel
+def _inlined(slots, op, cs, nd) -> bool:
+    """With no slot left to add: is some function g (not F1) called from exactly one slot, unconditioned, of
+    another function with room for g's body, and no command left undecided (which could call g too)? Then
+    writing g's body in place of that call runs the same, in one slot fewer."""
+    for g in range(1, MAX_FUNCTIONS):
+        if nd[g] == 0:
+            continue
+        sites, at, plain = 0, -1, False
+        for f in range(MAX_FUNCTIONS):
+            for i in range(nd[f]):
+                o = op[f, i]
+                if o == UNKNOWN:
+                    return False
+                if o == OP_CALL + g:
+                    sites += 1
+                    at, plain = f, cs[f, i] == NO_COND
+        if sites == 1 and at != g and plain and nd[at] - 1 + nd[g] <= slots[at]:
+            return True
+    return False
+
+
+@kernel
+def _cut(code, calls, sc, slots, op, cs, nd, closed) -> bool:
+    """After option `code` is applied (`calls`: it added a slot, decided a command or narrowed a call's condition):
+    is the run lost at once, as too short (_short) or inlinable (_inlined)? A function's end is the only decision
+    that lowers the slots the program can still gain (a new slot is one gained and one fewer left), and only
+    those that `calls` says can make a function inlinable."""
+    if code & 3 == K_END:
+        return sc[S_USED] < sc[S_LEAST] and _short(sc, slots, op, nd, closed)
+    return calls and sc[S_USED] == sc[S_LENGTH] and _inlined(slots, op, cs, nd)
 
 
 @kernel
@@ -295,6 +355,7 @@ def search(
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
     registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
     start_nodes = sc[S_NODES]
+    code, calls = K_SKIP, False  # the option applied last, and whether it could make a function inlinable
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
@@ -328,10 +389,14 @@ def search(
                 cursor += 1
             frame[FR_CURSOR] = cursor
             if cursor < frame[FR_COUNT]:
-                _apply(frame[FR_OPTS + cursor], sc, op, cs, nd, closed, trail)
+                code = frame[FR_OPTS + cursor]
+                # what can make a function inlinable: a slot added or a command decided, or a call's condition
+                f, pc = sc[S_F], sc[S_PC]
+                calls = pc == nd[f] or op[f, pc] == UNKNOWN or (op[f, pc] >= OP_CALL and op[f, pc] < OP_PAINT)
+                _apply(code, sc, op, cs, nd, closed, trail)
                 sc[S_NODES] += 1
                 break
             sc[S_DEPTH] = depth - 1
-        result = _DECIDE - 1
-        if sc[S_NODES] - start_nodes >= budget:
+        result = _LOSE if _cut(code, calls, sc, slots, op, cs, nd, closed) else _DECIDE - 1
+        if result != _LOSE and sc[S_NODES] - start_nodes >= budget:
             return PAUSED
