@@ -52,6 +52,7 @@ from gridbot.kernels.robozzle.layout import (
     S_SPLIT_DEPTH,
     S_STARTED,
     S_TTOP,
+    S_UNDECIDED,
     S_USED,
     S_WORKER,
     S_WORKERS,
@@ -239,6 +240,9 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
         _log(trail, sc, T_ND, f, nd[f])
         nd[f] = pc + 1
         sc[S_USED] += 1
+        sc[S_UNDECIDED] += o == UNKNOWN
+    elif op[f, pc] == UNKNOWN:
+        sc[S_UNDECIDED] -= o != UNKNOWN
     if op[f, pc] != o:
         _log(trail, sc, T_OP, slot, op[f, pc])
         op[f, pc] = o
@@ -274,33 +278,45 @@ def _short(sc, slots, op, nd, closed) -> bool:
 def _inlined(slots, op, cs, nd) -> bool:
     """With no slot left to add: is some function g (not F1) called from exactly one slot, unconditioned, of
     another function with room for g's body, and no command left undecided (which could call g too)? Then
-    writing g's body in place of that call runs the same, in one slot fewer."""
+    writing g's body in place of that call runs the same, in one slot fewer. One pass over the slots: per
+    function, 8 bits: the calls of it (up to 2), the caller's number and whether the call is unconditioned."""
+    calls = 0
+    for f in range(MAX_FUNCTIONS):
+        for i in range(nd[f]):
+            o = op[f, i]
+            if o == UNKNOWN:
+                return False
+            if o >= OP_CALL and o < OP_PAINT:
+                shift = 8 * (o - OP_CALL)
+                seen = (calls >> shift) & 3
+                if seen < 2:
+                    plain = 1 if cs[f, i] == NO_COND else 0
+                    calls = (calls & ~(255 << shift)) | ((seen + 1) << shift) | (f << (shift + 2))
+                    calls |= plain << (shift + 5)
     for g in range(1, MAX_FUNCTIONS):
-        if nd[g] == 0:
-            continue
-        sites, at, plain = 0, -1, False
-        for f in range(MAX_FUNCTIONS):
-            for i in range(nd[f]):
-                o = op[f, i]
-                if o == UNKNOWN:
-                    return False
-                if o == OP_CALL + g:
-                    sites += 1
-                    at, plain = f, cs[f, i] == NO_COND
-        if sites == 1 and at != g and plain and nd[at] - 1 + nd[g] <= slots[at]:
+        entry = (calls >> (8 * g)) & 255
+        at = (entry >> 2) & 7
+        if entry & 3 == 1 and entry >> 5 & 1 and at != g and nd[at] - 1 + nd[g] <= slots[at]:
             return True
     return False
 
 
 @kernel
-def _cut(code, calls, sc, slots, op, cs, nd, closed) -> bool:
-    """After option `code` is applied (`calls`: it added a slot, decided a command or narrowed a call's condition):
+def _cut(code, fresh, sc, slots, op, cs, nd, closed) -> bool:
+    """After option `code` is applied to the slot at the registers (`fresh`: it was new, or its command undecided):
     is the run lost at once, as too short (_short) or inlinable (_inlined)? A function's end is the only decision
-    that lowers the slots the program can still gain (a new slot is one gained and one fewer left), and only
-    those that `calls` says can make a function inlinable."""
+    that lowers the slots the program can still gain (a new slot is one gained and one fewer left); a function
+    becomes inlinable only when a slot is added, a command decided, or a call's condition narrowed to none."""
     if code & 3 == K_END:
         return sc[S_USED] < sc[S_LEAST] and _short(sc, slots, op, nd, closed)
-    return calls and sc[S_USED] == sc[S_LENGTH] and _inlined(slots, op, cs, nd)
+    if sc[S_USED] != sc[S_LENGTH] or sc[S_UNDECIDED]:
+        return False
+    f, pc = sc[S_F], sc[S_PC]
+    if not fresh:  # a call's condition narrowed: only the function it calls can have become inlinable
+        g = op[f, pc] - OP_CALL
+        if g < 1 or g >= MAX_FUNCTIONS or cs[f, pc] != NO_COND or g == f or nd[f] - 1 + nd[g] > slots[f]:
+            return False
+    return _inlined(slots, op, cs, nd)
 
 
 @kernel
@@ -355,7 +371,7 @@ def search(
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
     registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
     start_nodes = sc[S_NODES]
-    code, calls = K_SKIP, False  # the option applied last, and whether it could make a function inlinable
+    code, fresh = K_SKIP, False  # the option applied last, and whether its slot was new or its command undecided
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
@@ -390,13 +406,11 @@ def search(
             frame[FR_CURSOR] = cursor
             if cursor < frame[FR_COUNT]:
                 code = frame[FR_OPTS + cursor]
-                # what can make a function inlinable: a slot added or a command decided, or a call's condition
-                f, pc = sc[S_F], sc[S_PC]
-                calls = pc == nd[f] or op[f, pc] == UNKNOWN or (op[f, pc] >= OP_CALL and op[f, pc] < OP_PAINT)
+                fresh = sc[S_PC] == nd[sc[S_F]] or op[sc[S_F], sc[S_PC]] == UNKNOWN
                 _apply(code, sc, op, cs, nd, closed, trail)
                 sc[S_NODES] += 1
                 break
             sc[S_DEPTH] = depth - 1
-        result = _LOSE if _cut(code, calls, sc, slots, op, cs, nd, closed) else _DECIDE - 1
+        result = _LOSE if _cut(code, fresh, sc, slots, op, cs, nd, closed) else _DECIDE - 1
         if result != _LOSE and sc[S_NODES] - start_nodes >= budget:
             return PAUSED

@@ -47,10 +47,12 @@ SEEN_WIDTH = MAX_SLOTS + 1
 # the fewest slots a winning program may have (0: any): a search of length L after every shorter length is excluded
 # sets it to L, and a partial program that can no longer reach it is cut (_short)
 S_LEAST = S_ROLLOUT + 1
-S_SEEN = S_LEAST + 1
+# slots whose command is not decided (only ever skipped), on this path: while any is, no function is inlinable
+S_UNDECIDED = S_LEAST + 1
+S_SEEN = S_UNDECIDED + 1
 N_SCALARS = S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 # the registers a decision frame saves, in this order
-SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD)
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD, S_UNDECIDED)
 N_SAVED = len(SAVED)
 
 # columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,

@@ -55,6 +55,7 @@ from gridbot.kernels.robozzle.layout import (
     S_STACK_CAP,
     S_STEPS,
     S_TTOP,
+    S_UNDECIDED,
     S_USED,
     SEEN_WIDTH,
     SNAP_TILES,
@@ -228,17 +229,18 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             pc += 1
             continue
         o = op[f, pc]
-        if runs != conds and o - OP_PAINT == here and not as_it_stands:
-            # a paint of the colour here whose set holds "none" and a colour: run ("none") or skipped, it changes
-            # nothing, so it is not decided here; the times are counted, as actions if the set ends as "none"
-            slot = f * MAX_SLOTS + pc
-            if stamp[2, slot] != node:
-                stamp[2, slot] = node
-                _log(trail, sc, T_CS, NOOPS * MAX_SLOTS + slot, cs[NOOPS + f, pc])
-            cs[NOOPS + f, pc] += 1
-            pc += 1
-            continue
         if runs != conds or o == UNKNOWN:  # skipped on some conditions, or the command not decided
+            if runs != conds and o - OP_PAINT == here and not as_it_stands:
+                # a paint of the colour here whose set holds "none" and a colour: run ("none") or skipped, it
+                # changes nothing, so it is not decided here; the times are counted, as actions if the set ends
+                # as "none"
+                slot = f * MAX_SLOTS + pc
+                if stamp[2, slot] != node:
+                    stamp[2, slot] = node
+                    _log(trail, sc, T_CS, NOOPS * MAX_SLOTS + slot, cs[NOOPS + f, pc])
+                cs[NOOPS + f, pc] += 1
+                pc += 1
+                continue
             if not as_it_stands:
                 result = _DECIDE
                 break
@@ -322,7 +324,7 @@ def _registers_from_start(node, start, facing, stars, sc) -> None:
     """The registers as at the start (an empty trail), for a run as node `node`; the board is left as it is."""
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
     sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
-    sc[S_NODES], sc[S_BOARD] = node - 1, 0
+    sc[S_NODES], sc[S_BOARD], sc[S_UNDECIDED] = node - 1, 0, 0
 
 
 @kernel
