@@ -228,7 +228,7 @@ def direct_calls() -> None:
     op[0, :3], op[1, :2], cs[:2, :3] = (rz.OP_CALL + 1, rz.OP_L, rz.OP_CALL), rz.OP_F, rz.NO_COND
     sc = np.zeros(rz.N_SCALARS, np.int64)
     sc[rz.S_USED], sc[rz.S_LEAST] = 5, 6
-    rz.exact._short(sc, slots, op, nd, closed)
+    rz.exact._short(sc, slots, nd, closed)
     rz.exact._inlined(slots, op, cs, nd)
 
 

@@ -97,11 +97,11 @@ def test_a_helper_with_no_room_at_its_one_call_is_kept() -> None:
 def test_a_program_that_cannot_gain_the_slots_the_length_needs_is_short() -> None:
     level = Level.parse("functions: 4 2 0 0 0\npaint: none\nstart: 1 1 east\nrrrR")
     s = loaded(level, "F1: F F2 | F2: F", 5)  # three slots, every function ended: no more
-    assert _short(s.sc, s.board.slots, s.op, s.nd, s.closed)
+    assert _short(s.sc, s.board.slots, s.nd, s.closed)
     s.closed[0] = 0  # F1 open: two more slots, five in all...
-    assert not _short(s.sc, s.board.slots, s.op, s.nd, s.closed)
+    assert not _short(s.sc, s.board.slots, s.nd, s.closed)
     s.sc[kern.S_LEAST] = 6  # ...but not six
-    assert _short(s.sc, s.board.slots, s.op, s.nd, s.closed)
+    assert _short(s.sc, s.board.slots, s.nd, s.closed)
 
 
 def test_a_paint_reached_on_its_own_colour_is_not_decided_and_counts_as_an_action_only_as_none() -> None:

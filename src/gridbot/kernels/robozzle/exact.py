@@ -255,19 +255,15 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
 
 
 @kernel
-def _short(sc, slots, op, nd, closed) -> bool:
+def _short(sc, slots, nd, closed) -> bool:
     """Can the program no longer reach S_LEAST slots? The slots it can still gain: the room left in each function
     called and not yet ended, and, when a slot can still become a call (a new slot of such a function, or a slot
     whose command is not decided), every slot of the functions not yet called."""
     room = 0
-    open_slot = False
     for f in range(MAX_FUNCTIONS):
         if nd[f] > 0 and not closed[f]:
             room += slots[f] - nd[f]
-        for i in range(nd[f]):
-            if op[f, i] == UNKNOWN:
-                open_slot = True
-    if room > 0 or open_slot:
+    if room > 0 or sc[S_UNDECIDED]:
         for g in range(MAX_FUNCTIONS):
             if nd[g] == 0:
                 room += slots[g]
@@ -308,7 +304,7 @@ def _cut(code, fresh, sc, slots, op, cs, nd, closed) -> bool:
     that lowers the slots the program can still gain (a new slot is one gained and one fewer left); a function
     becomes inlinable only when a slot is added, a command decided, or a call's condition narrowed to none."""
     if code & 3 == K_END:
-        return sc[S_USED] < sc[S_LEAST] and _short(sc, slots, op, nd, closed)
+        return sc[S_USED] < sc[S_LEAST] and _short(sc, slots, nd, closed)
     if sc[S_USED] != sc[S_LENGTH] or sc[S_UNDECIDED]:
         return False
     f, pc = sc[S_F], sc[S_PC]
