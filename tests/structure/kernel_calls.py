@@ -176,7 +176,8 @@ def direct_calls() -> None:
     """Kernels that the small solves above do not reach, called with arrays as their callers make them: the
     Carrots powers of a loop and a fingerprint clash (the store's hash keeps them rare), the Light-Bot win check
     with several X left and with a null space past 20 dimensions, a Pellet Eater search with the memo and
-    forced-edge propagation on, the share of a Robo's Escape subtree, the RoboZZle board copies of a loop record."""
+    forced-edge propagation on, the share of a Robo's Escape subtree, the RoboZZle board copies of a loop record
+    and two of its cuts."""
     rng = np.random.default_rng(7)
     carrots = importlib.import_module("gridbot.kernels.carrots")
     k, states, words = 3, 12, 2
@@ -220,6 +221,15 @@ def direct_calls() -> None:
     colour = rng.integers(-1, 3, size=robozzle.SNAP_TILES).astype(np.int64)
     robozzle._keep_colours(record, colour)
     robozzle._same_colours(record, colour)
+    # the RoboZZle cuts of a program too short for its length and of a helper called once (F1: F2 L F1 | F2: F F)
+    rz = importlib.import_module("gridbot.kernels.robozzle")
+    slots, nd, closed = np.array([5, 3, 2, 0, 0], np.int64), np.array([3, 2, 0, 0, 0], np.int64), np.ones(5, np.int64)
+    op, cs = np.full((rz.MAX_FUNCTIONS, rz.MAX_SLOTS), rz.UNKNOWN, np.int64), np.zeros((10, rz.MAX_SLOTS), np.int64)
+    op[0, :3], op[1, :2], cs[:2, :3] = (rz.OP_CALL + 1, rz.OP_L, rz.OP_CALL), rz.OP_F, rz.NO_COND
+    sc = np.zeros(rz.N_SCALARS, np.int64)
+    sc[rz.S_USED], sc[rz.S_LEAST] = 5, 6
+    rz.exact._short(sc, slots, nd, closed)
+    rz.exact._inlined(slots, op, cs, nd)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -30,16 +30,19 @@ from gridbot.kernels.robozzle.layout import (
     N_OPS,
     N_SAVED,
     NO_COND,
+    NOOPS,
     OP_CALL,
     OP_F,
     OP_L,
     OP_PAINT,
     OP_R,
     PAUSED,
+    S_ACT,
     S_AFTER_WIN,
     S_CALLED,
     S_DEPTH,
     S_F,
+    S_LEAST,
     S_LENGTH,
     S_NODES,
     S_PC,
@@ -49,6 +52,7 @@ from gridbot.kernels.robozzle.layout import (
     S_SPLIT_DEPTH,
     S_STARTED,
     S_TTOP,
+    S_UNDECIDED,
     S_USED,
     S_WORKER,
     S_WORKERS,
@@ -236,11 +240,79 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
         _log(trail, sc, T_ND, f, nd[f])
         nd[f] = pc + 1
         sc[S_USED] += 1
+        sc[S_UNDECIDED] += o == UNKNOWN
+    elif op[f, pc] == UNKNOWN:
+        sc[S_UNDECIDED] -= o != UNKNOWN
     if op[f, pc] != o:
         _log(trail, sc, T_OP, slot, op[f, pc])
         op[f, pc] = o
     _log(trail, sc, T_CS, slot, cs[f, pc])
     cs[f, pc] = conds
+    if conds == NO_COND and cs[NOOPS + f, pc]:  # a paint's no-op runs (machine._run) were actions after all
+        sc[S_ACT] += cs[NOOPS + f, pc]
+        _log(trail, sc, T_CS, NOOPS * MAX_SLOTS + slot, cs[NOOPS + f, pc])
+        cs[NOOPS + f, pc] = 0
+
+
+@kernel
+def _short(sc, slots, nd, closed) -> bool:
+    """Can the program no longer reach S_LEAST slots? The slots it can still gain: the room left in each function
+    called and not yet ended, and, when a slot can still become a call (a new slot of such a function, or a slot
+    whose command is not decided), every slot of the functions not yet called."""
+    room = 0
+    for f in range(MAX_FUNCTIONS):
+        if nd[f] > 0 and not closed[f]:
+            room += slots[f] - nd[f]
+    if room > 0 or sc[S_UNDECIDED]:
+        for g in range(MAX_FUNCTIONS):
+            if nd[g] == 0:
+                room += slots[g]
+    return sc[S_USED] + room < sc[S_LEAST]
+
+
+@kernel
+def _inlined(slots, op, cs, nd) -> bool:
+    """With no slot left to add: is some function g (not F1) called from exactly one slot, unconditioned, of
+    another function with room for g's body, and no command left undecided (which could call g too)? Then
+    writing g's body in place of that call runs the same, in one slot fewer. One pass over the slots: per
+    function, 8 bits: the calls of it (up to 2), the caller's number and whether the call is unconditioned."""
+    calls = 0
+    for f in range(MAX_FUNCTIONS):
+        for i in range(nd[f]):
+            o = op[f, i]
+            if o == UNKNOWN:
+                return False
+            if o >= OP_CALL and o < OP_PAINT:
+                shift = 8 * (o - OP_CALL)
+                seen = (calls >> shift) & 3
+                if seen < 2:
+                    plain = 1 if cs[f, i] == NO_COND else 0
+                    calls = (calls & ~(255 << shift)) | ((seen + 1) << shift) | (f << (shift + 2))
+                    calls |= plain << (shift + 5)
+    for g in range(1, MAX_FUNCTIONS):
+        entry = (calls >> (8 * g)) & 255
+        at = (entry >> 2) & 7
+        if entry & 3 == 1 and entry >> 5 & 1 and at != g and nd[at] - 1 + nd[g] <= slots[at]:
+            return True
+    return False
+
+
+@kernel
+def _cut(code, fresh, sc, slots, op, cs, nd, closed) -> bool:
+    """After option `code` is applied to the slot at the registers (`fresh`: it was new, or its command undecided):
+    is the run lost at once, as too short (_short) or inlinable (_inlined)? A function's end is the only decision
+    that lowers the slots the program can still gain (a new slot is one gained and one fewer left); a function
+    becomes inlinable only when a slot is added, a command decided, or a call's condition narrowed to none."""
+    if code & 3 == K_END:
+        return sc[S_USED] < sc[S_LEAST] and _short(sc, slots, nd, closed)
+    if sc[S_USED] != sc[S_LENGTH] or sc[S_UNDECIDED]:
+        return False
+    f, pc = sc[S_F], sc[S_PC]
+    if not fresh:  # a call's condition narrowed: only the function it calls can have become inlinable
+        g = op[f, pc] - OP_CALL
+        if g < 1 or g >= MAX_FUNCTIONS or cs[f, pc] != NO_COND or g == f or nd[f] - 1 + nd[g] > slots[f]:
+            return False
+    return _inlined(slots, op, cs, nd)
 
 
 @kernel
@@ -295,6 +367,7 @@ def search(
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
     registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
     start_nodes = sc[S_NODES]
+    code, fresh = K_SKIP, False  # the option applied last, and whether its slot was new or its command undecided
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
@@ -328,10 +401,12 @@ def search(
                 cursor += 1
             frame[FR_CURSOR] = cursor
             if cursor < frame[FR_COUNT]:
-                _apply(frame[FR_OPTS + cursor], sc, op, cs, nd, closed, trail)
+                code = frame[FR_OPTS + cursor]
+                fresh = sc[S_PC] == nd[sc[S_F]] or op[sc[S_F], sc[S_PC]] == UNKNOWN
+                _apply(code, sc, op, cs, nd, closed, trail)
                 sc[S_NODES] += 1
                 break
             sc[S_DEPTH] = depth - 1
-        result = _DECIDE - 1
-        if sc[S_NODES] - start_nodes >= budget:
+        result = _LOSE if _cut(code, fresh, sc, slots, op, cs, nd, closed) else _DECIDE - 1
+        if result != _LOSE and sc[S_NODES] - start_nodes >= budget:
             return PAUSED

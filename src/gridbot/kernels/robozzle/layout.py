@@ -20,6 +20,10 @@ COLOUR_BITS = 14  # the colours' bits of a condition set
 CONDS_OFF = 4
 
 MAX_FUNCTIONS, MAX_SLOTS = 5, 10
+# the condition sets `cs` have MAX_FUNCTIONS more rows: cs[NOOPS + f, i] counts the times a paint at slot i of
+# function f was reached on its own colour while its set still held both "none" and a colour (a no-op either way,
+# so not decided there: see machine._run); they are actions only if the set ends as "none" (exact._apply)
+NOOPS = MAX_FUNCTIONS
 MAX_OPTIONS = 16
 MAX_ACTIONS = 1000
 
@@ -40,10 +44,15 @@ S_ROLLOUT = S_BOARD + 1
 # per slot of each function (SEEN_WIDTH a function: its slots and its end), what the annealer's last run saw there
 # (_run's `seen`, anneal's view of these registers)
 SEEN_WIDTH = MAX_SLOTS + 1
-S_SEEN = S_ROLLOUT + 1
+# the fewest slots a winning program may have (0: any): a search of length L after every shorter length is excluded
+# sets it to L, and a partial program that can no longer reach it is cut (_short)
+S_LEAST = S_ROLLOUT + 1
+# slots whose command is not decided (only ever skipped), on this path: while any is, no function is inlinable
+S_UNDECIDED = S_LEAST + 1
+S_SEEN = S_UNDECIDED + 1
 N_SCALARS = S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 # the registers a decision frame saves, in this order
-SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD)
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD, S_UNDECIDED)
 N_SAVED = len(SAVED)
 
 # columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,

@@ -18,9 +18,11 @@ from gridbot.kernels.robozzle.layout import (
     _WIN,
     MAX_ACTIONS,
     MAX_FRAMES,
+    MAX_FUNCTIONS,
     MAX_SLOTS,
     N_RECORD,
     NO_COND,
+    NOOPS,
     OP_CALL,
     OP_F,
     OP_L,
@@ -53,6 +55,7 @@ from gridbot.kernels.robozzle.layout import (
     S_STACK_CAP,
     S_STEPS,
     S_TTOP,
+    S_UNDECIDED,
     S_USED,
     SEEN_WIDTH,
     SNAP_TILES,
@@ -86,8 +89,8 @@ def _log(trail: np.ndarray, sc: np.ndarray, kind: int, index: int, old: int) -> 
 
 def trail_rows(cells: int, stack_cap: int) -> int:
     """Rows the trail can need: per node on a path, each stack entry (3 values), tile colour and star logged
-    at most once (see `stamp`), and a few program values."""
-    return MAX_FRAMES * (3 * stack_cap + 2 * cells + 8) + 8
+    at most once (see `stamp`), a few program values and each slot's count of no-op paints."""
+    return MAX_FRAMES * (3 * stack_cap + 2 * cells + 8 + MAX_FUNCTIONS * MAX_SLOTS) + 8
 
 
 @kernel
@@ -202,7 +205,8 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     as_it_stands = sc[S_ROLLOUT] == 1
     result = _LOSE
     steps = 0
-    while True:
+    # (a paint's no-op runs, counted as actions late, exact._apply, can leave no action at all)
+    while act < MAX_ACTIONS:
         steps += 1
         if pc == nd[f]:
             if seen is not None:
@@ -226,6 +230,17 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
             continue
         o = op[f, pc]
         if runs != conds or o == UNKNOWN:  # skipped on some conditions, or the command not decided
+            if runs != conds and o - OP_PAINT == here and not as_it_stands:
+                # a paint of the colour here whose set holds "none" and a colour: run ("none") or skipped, it
+                # changes nothing, so it is not decided here; the times are counted, as actions if the set ends
+                # as "none"
+                slot = f * MAX_SLOTS + pc
+                if stamp[2, slot] != node:
+                    stamp[2, slot] = node
+                    _log(trail, sc, T_CS, NOOPS * MAX_SLOTS + slot, cs[NOOPS + f, pc])
+                cs[NOOPS + f, pc] += 1
+                pc += 1
+                continue
             if not as_it_stands:
                 result = _DECIDE
                 break
@@ -289,8 +304,6 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
                 board ^= _tile_hash(pos, colour[pos]) ^ _tile_hash(pos, paint)
                 colour[pos] = paint
                 paints += 1
-        if act == MAX_ACTIONS:
-            break
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC] = pos, facing, f, pc
     sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_LEFT], sc[S_PAINTS] = ent, act, sp, left, paints
     sc[S_BOARD] = board
@@ -311,7 +324,7 @@ def _registers_from_start(node, start, facing, stars, sc) -> None:
     """The registers as at the start (an empty trail), for a run as node `node`; the board is left as it is."""
     sc[S_POS], sc[S_FACING], sc[S_F], sc[S_PC], sc[S_ENT], sc[S_ACT] = start, facing, 0, 0, 0, 0
     sc[S_SP], sc[S_LEFT], sc[S_PAINTS], sc[S_USED], sc[S_TTOP], sc[S_DEPTH] = 0, stars, 0, 0, 0, 0
-    sc[S_NODES], sc[S_BOARD] = node - 1, 0
+    sc[S_NODES], sc[S_BOARD], sc[S_UNDECIDED] = node - 1, 0, 0
 
 
 @kernel

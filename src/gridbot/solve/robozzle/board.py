@@ -75,13 +75,16 @@ class Board:
 
 
 def program_of(op: np.ndarray, cs: np.ndarray, nd: np.ndarray) -> Program:
-    """The program in the kernel's arrays: each slot's condition the first its set allows (none first), a command
-    never decided (a slot only ever skipped) as F. O(slots)."""
+    """The program in the kernel's arrays: each slot's condition the first its set allows (none first; for a paint,
+    a colour first: reached on its own colour, it was run as skipped, machine._run), a command never decided (a
+    slot only ever skipped) as F. O(slots)."""
     bodies = []
     for f in range(FUNCTIONS):
         body = []
         for i in range(int(nd[f])):
             o, conds = int(op[f, i]), int(cs[f, i])
+            if o >= kern.OP_PAINT and conds & kern.COLOUR_BITS:
+                conds &= kern.COLOUR_BITS
             cond = "" if conds & kern.NO_COND else next(COLOURS[k] for k in range(3) if conds >> (k + 1) & 1)
             body.append(Command(_op_text(o), cond))
         bodies.append(tuple(body))

@@ -73,6 +73,31 @@ no more slots that is still searched, or runs that can never win:
    colours, confirmed tile by tile against a copy taken at a match (so such
    a loop is cut one round later). The states are kept in a hash table
    whose collisions can only miss a repeat, never invent one.
+9. *Too few slots.* A length L is searched only once every shorter length
+   is excluded (no program of fewer slots wins), so a partial program that
+   cannot reach L slots cannot win. When a function ends (the only decision
+   that lowers what the program can still gain), the slots it can gain are
+   counted: the room left in each function called and not yet ended and,
+   if any slot can still become a call (such room, or a slot whose command
+   is not decided), every slot of the functions not yet called; with fewer
+   than L in all, the run is lost at once. (_search_length and subtrees set
+   this; the beam's repairs, which search programs of at most L slots, do not.)
+10. *Inlining.* With every slot of the length decided and no command left
+    undecided (so no slot can become a call), a function g (not F1) called
+    from exactly one slot, unconditioned, of another function f with room
+    for g's body: writing g's body in place of that call runs the same
+    commands on the same colours in the same order (only the stack is
+    shallower, so no overflow is added), in one slot fewer. The run is lost
+    at once.
+11. *Paints that change nothing.* A paint reached on its own colour while its
+    condition set holds both "none" and a colour does nothing whether it runs
+    or is skipped, so the set is not split there: the search goes on past it
+    and counts the times. They are actions (RoboZZle's limit of 1000) only if
+    the set ends as "none": then they are added to the actions, and a count
+    past the limit loses the run at once (it ran out of actions earlier, with
+    no win before, or the search would have stopped there). A set that keeps
+    a colour reads as that colour (program_of), which skipped every such
+    time, so the actions counted are those of the program reported.
 
 Before any search, a star that no walk over tiles from the robot reaches
 makes the puzzle unsolvable (holes never become tiles).
@@ -100,17 +125,17 @@ MAX_ALL = 100  # the most programs an answer lists (all_solutions)
 class _Search:
     """The arrays of one kernel search for programs of at most L slots; `step` runs it on."""
 
-    def __init__(self, board: Board, L: int, stack_cap: int, jit: bool = True) -> None:
+    def __init__(self, board: Board, L: int, stack_cap: int, jit: bool = True, least: int = 0) -> None:
         self.board = board
         self.colour = board.colour.copy()
         self.star = board.star.copy()
         self.op = np.full((FUNCTIONS, kern.MAX_SLOTS), kern.UNKNOWN, np.int64)
-        self.cs = np.zeros((FUNCTIONS, kern.MAX_SLOTS), np.int64)
+        self.cs = np.zeros((FUNCTIONS + kern.NOOPS, kern.MAX_SLOTS), np.int64)  # sets, then no-op counts
         self.nd = np.zeros(FUNCTIONS, np.int64)
         self.closed = np.zeros(FUNCTIONS, np.int64)
         self.stack = np.zeros((stack_cap, 3), np.int64)
         self.trail = np.zeros((kern.trail_rows(board.cells, stack_cap), 3), np.int64)  # untouched pages cost nothing
-        self.stamp = np.zeros((2, max(stack_cap, board.cells)), np.int64)
+        self.stamp = np.zeros((3, max(stack_cap, board.cells, FUNCTIONS * kern.MAX_SLOTS)), np.int64)
         self.records = np.zeros((kern.RECORDS, kern.N_RECORD), np.int64)
         self.records[:, kern.R_NODE] = -1
         self.path = np.zeros(kern.MAX_FRAMES + 1, np.int64)
@@ -119,7 +144,7 @@ class _Search:
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         sc = self.sc
         sc[kern.S_POS], sc[kern.S_FACING], sc[kern.S_LEFT] = board.start, board.facing, board.stars
-        sc[kern.S_LENGTH], sc[kern.S_STACK_CAP] = L, stack_cap
+        sc[kern.S_LENGTH], sc[kern.S_STACK_CAP], sc[kern.S_LEAST] = L, stack_cap, least
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
@@ -154,11 +179,12 @@ def _search_length(
     board: Board, L: int, stack_cap: int, all_solutions: bool, deadline: float | None, settings: Settings,
     jit: bool = True, worker: int = 0, workers: int = 1, check: Any = None, depth: int | None = None,
 ) -> Share:  # fmt: skip
-    """Search programs of at most L slots (share `worker` of `workers`, subtrees dealt at decision `depth`, by
-    default the shallowest split) to its end, the deadline (time.monotonic() seconds), a stop request from the
+    """Search programs of at most L slots, every shorter length excluded (cut 9 drops programs that cannot reach
+    L slots), share `worker` of `workers` (subtrees dealt at decision `depth`, by default the shallowest split), to
+    its end, the deadline (time.monotonic() seconds), a stop request from the
     parent process, or `check()` raising. Programs are returned as found; the caller re-checks them with the
     simulator."""
-    search = _Search(board, L, stack_cap, jit)
+    search = _Search(board, L, stack_cap, jit, least=L)
     depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
@@ -178,10 +204,11 @@ def subtrees(
     board: Board, L: int, stack_cap: int, depth: int, most_nodes: int, settings: Settings,
     deadline: float | None = None,
 ) -> int | None:  # fmt: skip
-    """How many subtrees the search of length L has at decision `depth` (the options applied there), found by
-    walking the tree above that depth without entering them; None when the walk takes more than `most_nodes`
-    nodes or goes past the deadline (time.monotonic() seconds). O(nodes above `depth`)."""
-    search = _Search(board, L, stack_cap)
+    """How many subtrees the search of length L (as _search_length searches it) has at decision `depth` (the
+    options applied there), found by walking the tree above that depth without entering them; None when the walk
+    takes more than `most_nodes` nodes or goes past the deadline (time.monotonic() seconds). O(nodes above
+    `depth`)."""
+    search = _Search(board, L, stack_cap, least=L)
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:
