@@ -9,11 +9,13 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from gridbot import deadline
 from gridbot.solve import first_use
 
 
@@ -80,4 +82,19 @@ def test_the_stamp_is_keyed_by_where_numba_keeps_its_cache(monkeypatch: pytest.M
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "b"))
     first_use._key.cache_clear()
     assert first_use.stamp("carrots") != a and first_use.stamp("carrots").parent == tmp_path / "gridbot" / "compiled"
+    first_use._key.cache_clear()
+
+
+@pytest.mark.clock
+def test_a_stop_request_ends_the_wait_for_a_first_compile(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    env = fresh(tmp_path)  # the child compiles on into these folders, as an interrupted first solve's does
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    monkeypatch.setenv("NUMBA_CACHE_DIR", env["NUMBA_CACHE_DIR"])
+    first_use._key.cache_clear()
+    stop = threading.Event()
+    stop.set()
+    started = time.monotonic()
+    with deadline.reading(stop):  # no time limit: only the stop request ends the wait (RoboZZle compiles ~15 s)
+        assert not first_use.compile_within("robozzle", None)
+    assert time.monotonic() - started < 5
     first_use._key.cache_clear()

@@ -188,24 +188,26 @@ def solve(
         takes = ", ".join(entry.options) or "none"
         raise TypeError(f"the {entry.game} solver takes no option {unknown[0]!r} (its own: {takes})")
     compiling = entry.warms_up and options.get("jit", True) and not first_use.is_compiled(entry.game)
-    if compiling and not _compiled_in_time(entry.game, limit, started, progress):
-        reason = (f"the {entry.game} kernels are compiling for this machine (first use): not done within the time "
-                  "limit; the compile goes on in the background, and the next solve starts with them")  # fmt: skip
-        stats = {"candidates": 0, "reason": reason}
-        return SolveResult(entry.game, level.name, Status.TIMEOUT, None, None, time.monotonic() - started, 1, stats)
-    module = entry.load()
-    if limit is not None and (entry.counts_loading or compiling):
-        limit = max(limit - (time.monotonic() - started), limit / 20)
-    compiled_at = time.monotonic()
     listener = None if on_solution is None else _Listener(level, on_solution)
     with contextlib.ExitStack() as scope:
-        if stop is not None:
+        if stop is not None:  # read by the first use's compile as by the search
             scope.enter_context(reading(stop))
+        if compiling and not _compiled_in_time(entry.game, limit, started, progress):
+            reason = (f"the {entry.game} kernels are compiling for this machine (first use): not done before the "
+                      "time limit or a stop; the compile goes on in the background, and the next solve starts "
+                      "with them")  # fmt: skip
+            stats = {"candidates": 0, "reason": reason}
+            seconds = time.monotonic() - started
+            return SolveResult(entry.game, level.name, Status.TIMEOUT, None, None, seconds, 1, stats, board=level)
+        module = entry.load()
+        if limit is not None and (entry.counts_loading or compiling):
+            limit = max(limit - (time.monotonic() - started), limit / 20)
+        loaded_at = time.monotonic()
         if listener is not None:
             scope.enter_context(hearing(listener))
         result = module.solve(level, time_limit=limit, all_solutions=all_solutions, progress=progress, **options)
-    if compiling:  # the answer's seconds are the caller's: the compile it waited for is among them
-        stats = {**result.stats, "seconds_compiling": round(compiled_at - started, 3)}
+    if compiling:  # the answer's seconds are the caller's: the compile it waited for (and the load) among them
+        stats = {**result.stats, "seconds_compiling": round(loaded_at - started, 3)}
         result = dataclasses.replace(result, seconds=time.monotonic() - started, stats=stats)
     recheck(level, result)
     if listener is not None:

@@ -29,10 +29,15 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from gridbot.deadline import stop_requested
+
 _KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 # Seconds the first compile of each game's kernels takes on the 2-core development machine (benchmarks/first_use.py
 # measures them): what the notice of a first solve promises.
 COMPILE_SECONDS = {"carrots": 6.0, "pellet": 4.5, "lightbot": 9.0, "robos_escape": 3.0, "robozzle": 15.0}
+
+
+POLL = 0.1  # seconds between looks at a stop request while the child compiles
 
 
 def expected_seconds(game: str) -> float:
@@ -116,7 +121,8 @@ def compile_within(game: str, seconds: float | None, notice: Callable[[str], Non
     """Have `game`'s kernels compiled by a child process (`python -m gridbot.solve.first_use GAME`), waiting at
     most `seconds` (None: as long as it takes); True when they are compiled. `notice` hears one line saying what
     happens and for how long. The child runs in a session of its own: when this process stops waiting (or is
-    interrupted), it finishes the compile and leaves the stamp for the next solve."""
+    interrupted), it finishes the compile and leaves the stamp for the next solve. A stop request of this thread
+    (gridbot.deadline.stop_requested) ends the wait too."""
     if is_compiled(game):
         return True
     if notice is not None:
@@ -126,10 +132,13 @@ def compile_within(game: str, seconds: float | None, notice: Callable[[str], Non
         [sys.executable, "-m", "gridbot.solve.first_use", game],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
-    try:
-        child.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        return False
+    until = None if seconds is None else time.monotonic() + seconds
+    while child.poll() is None:  # a stop request (Ctrl-C, the caller's `stop`) ends the wait as the limit does
+        left = None if until is None else until - time.monotonic()
+        if stop_requested() or (left is not None and left <= 0):
+            return False
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=POLL if left is None else min(POLL, left))
     return is_compiled(game)
 
 
