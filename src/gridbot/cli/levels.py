@@ -66,12 +66,12 @@ def list_levels(
     for row in rows:
         cells = "".join(f"{cell:<{width}}" for cell, width in zip(row, widths, strict=False))
         click.echo((cells + row[-1]).rstrip())
-    for game_name in names:
-        others = [name for name in levels.level_sets(game_name) if name != level_set]
-        more = [(name, len(levels.names(game_name, name))) for name in others]
-        for name, count in more if game and not search and not quiet else ():
-            click.echo(f"{game_name} has {count} more levels in set {name!r}: gridbot levels {game_name} --set {name}",
-                       err=True)  # fmt: skip
+    if game and not search and not quiet:  # one game listed whole: say where its other sets are
+        for name in levels.level_sets(names[0]):
+            if name != level_set:
+                count = len(levels.names(names[0], name))
+                where = f"gridbot levels {names[0]} --set {name}"
+                click.echo(f"{names[0]} has {count} more levels in set {name!r}: {where}", err=True)
 
 
 def _level_json(game: str, stem: str, level_set: str, level: Any, proof: levels.ProofTime | None) -> dict[str, Any]:
