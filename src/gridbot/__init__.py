@@ -85,6 +85,7 @@ __all__ = [
     "load",
     "parse",
     "run",
+    "solve_together",
     *_LAZY,
 ]
 __version__ = "0.1.0"
@@ -107,6 +108,8 @@ def __getattr__(name: str) -> object:
     unions Level, Program and Run, built when first asked for."""
     if name in _LAZY:
         return importlib.import_module(f"gridbot.{name}")
+    if name == "solve_together":  # the shortest program for a set of levels (gridbot.solve.together)
+        return importlib.import_module("gridbot.solve.together").solve_together
     if name in _UNIONS:
         globals()[name] = value = _union(name)
         return value
