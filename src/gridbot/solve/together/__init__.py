@@ -179,7 +179,7 @@ class _Lazy:
     def run(self, start: int, max_length: int | None) -> Any:
         K = max(1, start)
         self.lower = K
-        while max_length is None or K <= max_length:
+        while max_length is None or max_length >= K:
             search = self.kind(self.levels, K, self.clock)
             try:
                 slots = search.run()

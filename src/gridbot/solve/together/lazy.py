@@ -348,7 +348,7 @@ class RobozzleSearch(LazySearch):
             if not cond and op == "L" and (prev == ("", "R") or (prev == ("", "L") and prev2 == ("", "L"))):
                 continue  # R L, L L L
             out.append(op)
-        for g in range(1, len(self.sizes)):
+        for g in range(len(self.sizes)):  # F1 too: it may be called like any other
             if self.may_call(g, room):
                 out.append(str(g + 1))
         return out

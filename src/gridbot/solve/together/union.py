@@ -34,7 +34,7 @@ union tells more fragments apart), each row holding 4 x squares x (4 + 8 x words
 >>> tables = UnionTables([gridbot.load("carrots:1"), gridbot.load("carrots:2")], Clock(None), max_rows=10**6)
 >>> tables.ensure(2)
 >>> [len(tables.ends[c]) for c in (1, 2)]
-[3, 8]
+[3, 7]
 """
 
 from __future__ import annotations
@@ -348,7 +348,7 @@ class Deepening:
         searched in turn up to `max_length`; None when none up to it. `lower` tracks the lengths excluded."""
         K = max(1, start)
         self.lower = K
-        while max_length is None or K <= max_length:
+        while max_length is None or max_length >= K:
             self.tables.ensure(max(1, K - 1))
             exact = UnionSearch(self.tables, K, max(K - 1, 1))
             found = exact.run()
@@ -356,7 +356,7 @@ class Deepening:
             if found is not None:
                 return Program(found)
             self.lower = K + 1
-            if K >= 2 and (max_length is None or K + 1 <= max_length):  # a guess at K + 1 with the tables at hand
+            if K >= 2 and (max_length is None or max_length >= K + 1):  # a guess at K + 1 with the tables at hand
                 guess = UnionSearch(self.tables, K + 1, K - 1)
                 found = guess.run()
                 self.children += guess.children
