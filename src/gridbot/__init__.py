@@ -86,6 +86,7 @@ __all__ = [
     "load",
     "parse",
     "run",
+    "solve_together",
     *_LAZY,
 ]
 __version__ = "0.1.0"
@@ -108,6 +109,8 @@ def __getattr__(name: str) -> object:
     unions Level, Program and Run, built when first asked for."""
     if name in _LAZY:
         return importlib.import_module(f"gridbot.{name}")
+    if name == "solve_together":  # the shortest program for a set of levels (gridbot.solve.together)
+        return importlib.import_module("gridbot.solve.together").solve_together
     if name == "analyze":  # a function of gridbot.solve.analyze, loaded when first named
         globals()[name] = value = importlib.import_module("gridbot.solve.analyze").analyze
         return value

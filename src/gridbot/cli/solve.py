@@ -57,6 +57,11 @@ SOLVE_EPILOG = (
     metavar="FILE",
     help="Record finished levels and proof shares in FILE (JSON Lines); a rerun resumes from it.",
 )
+@click.option(
+    "--together",
+    is_flag=True,
+    help="One shortest program that wins every LEVEL (carrots, lightbot, robozzle), proven shortest.",
+)
 @display.QUIET_OPTION
 @click.pass_context
 def solve(
@@ -71,6 +76,7 @@ def solve(
     scheduler: str | None = None,
     unordered: bool = False,
     checkpoint: str | None = None,
+    together: bool = False,
     quiet: bool = False,
 ) -> None:
     """Find a shortest program for each LEVEL and prove it shortest.
@@ -86,6 +92,10 @@ def solve(
     Ctrl-C stops the search and prints what a time limit would (the best program
     found, the lengths excluded), then exits with status 130; a second Ctrl-C
     stops at once.
+
+    --together looks for one program that wins every LEVEL (two or more, of one
+    game: Carrots, Light-Bot or RoboZZle; RoboZZle puzzles with the same functions
+    and paints), the shortest, proven; --time-limit is then the whole search's.
 
     --quiet prints each level's program alone, one a line (with --all, each of its
     programs), and nothing for a level without one: the exit status tells.
@@ -105,6 +115,11 @@ def solve(
     if jobs is not None and scheduler is not None:
         raise click.UsageError("--jobs and --scheduler cannot be combined (the cluster's workers are the jobs)")
     loaded = [(spec, inputs.load(spec, module.NAME)) for spec in level_specs]  # bad input fails before any search
+    if together:
+        if all_solutions or jobs is not None or scheduler is not None or checkpoint is not None or extra:
+            raise click.UsageError("--together takes none of --all, --seed, --jobs, --scheduler, --checkpoint")
+        _solve_together(module, [level for _, level in loaded], time_limit, since, output)
+        return
     options = {"time_limit": time_limit, "all_solutions": all_solutions, **extra}
     from gridbot.parallel import executors
 
@@ -170,6 +185,23 @@ def _solve_one(
             checkpoint.put(key, batch.result_record(result))
     _print_result(level, name, result, options["all_solutions"], output)
     return result.status == Status.TIMEOUT
+
+
+def _solve_together(module: ModuleType, levels: list[Any], time_limit: float | None, since: float, output: str) -> None:
+    """One program for every level (gridbot.solve.together), printed as a solve's result; exit status as solve's."""
+    from gridbot.solve.together import check_levels, solve_together
+
+    check_levels(levels)  # one-line error, exit 2, before any search
+    limit = inputs.time_left(time_limit, since)
+    with interrupts.stop_on_interrupt() as stop:
+        show_progress = output == "text" and display.stdout_is_terminal()
+        with display.progress_display(show_progress, "solving together") as progress:
+            result = solve_together(levels, time_limit=limit, progress=progress, stop=stop.event)
+    _print_result(levels[0], result.level, result, False, output)
+    if stop.requested:
+        raise click.exceptions.Exit(display.EXIT_INTERRUPTED)
+    if result.status == Status.TIMEOUT:
+        raise click.exceptions.Exit(display.EXIT_FAILED)
 
 
 def _solve_levels(
