@@ -19,8 +19,9 @@ where the game has them, the counts below; every solution it counts is re-run by
   capped as the programs are (a game whose search has no such listing: None).
 - *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
   par is longer or there is no solution at all); see `NEEDED` for what each game takes away.
-- Bender's answer is determined by the level (his moves, or LOOP): one solution, exactly. Pellet and the torch
-  cave return one path and count none yet: their count is 1, marked capped (at least one).
+- Bender's answer is determined by the level (his moves, or LOOP): one solution, exactly.
+- Pellet: the Hamiltonian paths from S; the torch cave: the shortest walks (move sequences) from H to T; each
+  path is its own behaviour, and none is one longer (gridbot.solve.paths: how they are listed, and why exactly).
 - Robo's Escape's solver proves the best score, not a length; `par` is the length of the program it returns.
 - *candidates* and *seconds*: the effort of every search analyze ran, summed.
 
@@ -174,11 +175,42 @@ def _carrots_needed(level: Any, par: int, clock: Clock) -> tuple[tuple[str, bool
     return (("LOOP", True),)
 
 
+def _pellet_listing(level: Any, length: int, most: int, clock: Clock) -> Listing:
+    """Pellet: the Hamiltonian paths from S, each once (gridbot.solve.paths.pellet_paths); every path has one move
+    per pellet, so there is none of another length (`longer` is 0). A listing the clock stops keeps the paths it
+    found, capped: a lower bound."""
+    from gridbot.games.pellet import Moves
+    from gridbot.solve.paths import pellet_paths
+
+    if length != level.size:
+        return Listing((), False, 0)
+    found = pellet_paths(level, most, clock)
+    return Listing(tuple(Moves(m) for m in found.moves), found.capped, found.nodes)
+
+
+def _torch_listing(level: Any, length: int, most: int, clock: Clock) -> Listing:
+    """Torch cave: the walks of `length` steps from H that end on T, each once, counted over the layers of the
+    hero's states (gridbot.solve.paths.torch_paths); none of par + 1 steps (the grid is bipartite). Layers too
+    big for the memory budget count nothing, as a timeout does."""
+    from gridbot.games.torch_cave import Path
+    from gridbot.solve.paths import TooManyStates, torch_paths
+
+    try:
+        found = torch_paths(level, length, most, clock)
+    except TooManyStates:
+        raise Timeout from None
+    return Listing(tuple(Path(m) for m in found.moves), found.capped, found.nodes)
+
+
 # a game's listing of the solutions of one length, at most `most` (its programs and its `longer` count); a game
 # without one lists the optimal solutions through the front (`all_solutions`) and has no `longer` count
 Lister = Callable[[Any, int, int, Clock], Listing]
 Needed = Callable[[Any, int, Clock], tuple[tuple[str, bool], ...]]
-LISTINGS: dict[str, Lister] = {"carrots": _carrots_listing}
+LISTINGS: dict[str, Lister] = {
+    "carrots": _carrots_listing,
+    "pellet": _pellet_listing,
+    "torch_cave": _torch_listing,
+}
 # games whose answer is determined, so that the one found is the only one: Bender's journey
 UNIQUE = frozenset({"bender"})
 NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
