@@ -240,7 +240,7 @@ def _pellet_candidate(order: Order, touch: float, seed: int) -> Any:
     from gridbot.generate import pellet
 
     cells = None if order.par is None else order.par + 1
-    if order.none:  # a board with a path, and one cell more or less: often none is left
+    if order.none:  # a board with a path, and a cell or two more beside it: often none is left
         rng = random.Random(f"pellet none {seed}")
         level = pellet.random_level(order.width, order.height, seed, fill=rng.uniform(0.3, 0.9))
         return _flip_cell(level, rng)
@@ -254,20 +254,21 @@ def _pellet_candidate(order: Order, touch: float, seed: int) -> Any:
 
 
 def _flip_cell(level: Any, rng: random.Random) -> Any:
-    """`level` with one wall next to an open cell opened, or one pellet walled, at random (None: neither exists)."""
+    """`level` (whose open cells are joined) with one or two walls next to its open cells opened at random, so
+    that they stay joined: its path may no longer cover them (None: no wall to open)."""
     from gridbot.games.pellet import PELLET, WALL, Level
 
     rows = [list(row) for row in level.rows]
-    walls = [
-        (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == WALL
-        and any(level.is_open(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-    ]  # fmt: skip
-    pellets = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == PELLET]
-    choices = [(cell, PELLET) for cell in walls] + [(cell, WALL) for cell in pellets]
-    if not choices:
-        return None
-    (r, c), ch = rng.choice(choices)
-    rows[r][c] = ch
+    for _ in range(rng.randint(1, 2)):
+        walls = [
+            (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == WALL
+            and any(0 <= r + dr < len(rows) and 0 <= c + dc < len(row) and rows[r + dr][c + dc] != WALL
+                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+        ]  # fmt: skip
+        if not walls:
+            return None
+        r, c = rng.choice(walls)
+        rows[r][c] = PELLET
     return Level(tuple("".join(row) for row in rows), level.start, level.name)
 
 
