@@ -291,14 +291,21 @@ class GenerateStatus:
 
 
 @contextmanager
-def generate_display(enabled: bool, label: str) -> Iterator[Callable[[dict], None] | None]:
-    """A rich live line on stderr fed by the generator's progress callback (see GenerateStatus), or nothing."""
+def generate_display(
+    enabled: bool, label: str
+) -> Iterator[tuple[Callable[[dict], None] | None, Callable[[str], None]]]:
+    """(progress, echo): a rich live line on the terminal's standard output fed by the generator's progress
+    callback (see GenerateStatus), and the function that prints a line above it; or (None, click.echo)."""
     if not enabled:
-        yield None
+        yield None, click.echo
         return
     from rich.console import Console
     from rich.live import Live
 
     status = GenerateStatus(label)
-    with Live(status, console=Console(stderr=True), refresh_per_second=4, transient=True):
-        yield status.update
+    with Live(status, console=Console(), refresh_per_second=4, transient=True) as live:
+
+        def echo(text: str) -> None:
+            live.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+        yield status.update, echo

@@ -89,15 +89,15 @@ def generate(
         except OSError as exc:
             raise GridbotError(f"cannot make the folder {directory}: {exc.strerror or exc}") from None
     label = f"generating {order.game}" + ("" if order.par is None else f" par {order.par}")
-    show = not as_json and not quiet and display.stderr_is_terminal()
-    written: list[Any] = []
+    show = not as_json and not quiet and display.stdout_is_terminal()
+    output = "json" if as_json else "quiet" if quiet else "text"
 
-    def made(level: Any) -> None:
-        path = None if folder is None else _write(folder, level)
-        written.append(level)
-        _print(level, path, "json" if as_json else "quiet" if quiet else "text")
+    with interrupts.stop_on_interrupt() as stop, display.generate_display(show, label) as (progress, echo):
 
-    with interrupts.stop_on_interrupt() as stop, display.generate_display(show, label) as progress:
+        def made(level: Any) -> None:
+            path = None if folder is None else _write(folder, level)
+            _print(level, path, output, echo)
+
         limit = inputs.time_left(time_limit, since)
         made_levels = front(
             order.game, order.par, size=(order.width, order.height), unique=unique, none=no_path, torches=torches,
@@ -124,19 +124,20 @@ def _write(folder: Path, made: Any) -> Path:
     return path
 
 
-def _print(made: Any, path: Path | None, output: str) -> None:
-    """One made level as `output` asks: "json" (one object), "quiet" (its file, or its text) or "text"."""
+def _print(made: Any, path: Path | None, output: str, echo: Any = click.echo) -> None:
+    """One made level as `output` asks, by `echo`: "json" (one object), "quiet" (its file, or its text) or
+    "text"."""
     analysis = made.analysis
     if output == "json":
         data = {"game": analysis.game, "name": made.level.name, "file": None if path is None else str(path),
                 "level": str(made.level), "tried": made.tried, "analysis": analysis.to_json()}  # fmt: skip
-        click.echo(display.dumps(data))
+        echo(display.dumps(data))
         return
     if output == "quiet":
-        click.echo(str(path) if path is not None else f"{made.level}\n")
+        echo(str(path) if path is not None else f"{made.level}\n")
         return
     facts = f"{analysis.status} (proven)" if analysis.par is None else f"par {analysis.par} (proven)"
     if analysis.par is not None and analysis.examples:
         facts += f", e.g. {analysis.examples[0]}"
     head = f"{path if path is not None else made.level.name}: {facts}; candidate {made.tried}"
-    click.echo(head if path is not None else f"{head}\n{made.level}\n")
+    echo(head if path is not None else f"{head}\n{made.level}\n")
