@@ -6,6 +6,7 @@ needed only before a level file, `-` or a bare name, or as --game GAME):
 
     gridbot [-q] solve [GAME] LEVEL... [--time-limit S] [--all] [--json] [--jobs N | --scheduler ADDRESS]
                   [--unordered] [--checkpoint FILE] [-q]
+    gridbot analyze GAME [LEVEL...] [--time-limit S] [--cap N] [--json] [--jobs N] [-q]
     gridbot run [GAME] LEVEL [PROGRAM] [--program-file FILE] [--trace] [--limit N] [--json] [--check] [-q]
     gridbot run [GAME] --pairs FILE [--json] [-q]
     gridbot render [GAME] LEVEL [PROGRAM] [--program-file FILE] [--solve] [--time-limit S] [--step N]
@@ -53,7 +54,7 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__
-from gridbot.cli import display, generate, levels, manual, pellet, render, run, show, solve, warmup, web
+from gridbot.cli import analyze, display, generate, levels, manual, pellet, render, run, show, solve, warmup, web
 from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 
 EPILOG = (
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 for command in (
     solve.solve,
+    analyze.analyze,
     run.run,
     render.render,
     show.show,

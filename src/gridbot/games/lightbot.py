@@ -398,6 +398,14 @@ def picture(level: Level, position: Position, facing: int, lit: int) -> str:
     return "\n".join("".join(row) for row in grid)
 
 
+def states(level: Level, program: Program) -> Iterator[tuple[Position, int, int]]:
+    """The states the robot goes through, one per command that acts (a call only passes control, so it has
+    none), as `steps` makes them: (position, facing, lights on). Endless for a program that never ends."""
+    for s in steps(level, program):
+        if s.op not in "12":
+            yield s.position, s.facing, s.lit
+
+
 def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
     """The level after each step, as text, for at most `limit` steps,
     piece by piece as it is made (see gridbot.grid.trace_parts)."""

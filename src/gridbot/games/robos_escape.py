@@ -244,6 +244,14 @@ def run(level: Level, program: Program | str) -> Run:
     return Run(level, program, verdict, coins, "ran off the end of the program")
 
 
+def states(level: Level, program: Program) -> Iterator[tuple[Position, int, int, tuple[str, ...]]]:
+    """The states the robot goes through, one per command that acts (calls, returns and definitions only move
+    control), as `steps` makes them: (position, facing, coins, the grid). At most MAX_COMMANDS."""
+    for s in steps(level, program):
+        if s.op in "FLRGX":
+            yield s.position, s.facing, s.coins, s.grid
+
+
 def picture(grid: tuple[str, ...], position: Position, facing: int) -> str:
     rows = [list(row) for row in grid]
     rows[position[0]][position[1]] = Direction(facing).arrow

@@ -609,6 +609,13 @@ def run(level: Level, program: Program | str, stack_cap: int = STACK_CAP) -> Run
     raise AssertionError("the machine always says how a run ends")  # pragma: no cover
 
 
+def states(level: Level, program: Program) -> Iterator[tuple[Position, int, tuple[str, ...]]]:
+    """The states the robot goes through, one per action, as `steps` makes them: (position, facing, the tiles'
+    colours); the stars left follow from the positions. At most MAX_ACTIONS."""
+    for s in steps(level, program):
+        yield s.position, s.facing, s.colours
+
+
 def picture(
     level: Level, colours: tuple[str, ...], stars: tuple[Position, ...], position: Position, facing: int
 ) -> str:

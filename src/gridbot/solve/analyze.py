@@ -4,7 +4,7 @@ behaviours), how many one longer, what the proof cost, and which parts of the la
 >>> import gridbot
 >>> a = gridbot.analyze(gridbot.load("carrots:2"))
 >>> a.status, a.par, a.programs, a.behaviours, a.examples[0]
-('optimal', 4, 1, 1, 'LOOP{F F R}')
+('optimal', 4, 4, 3, 'LOOP{F F R}')
 
 `analyze(level)` runs the game's solver through the front (`gridbot.solve`, listing every optimal solution), then,
 where the game has them, the counts below; every solution it counts is re-run by the game's simulator first.
@@ -19,6 +19,9 @@ where the game has them, the counts below; every solution it counts is re-run by
   capped as the programs are (a game whose search has no such listing: None).
 - *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
   par is longer or there is no solution at all); see `NEEDED` for what each game takes away.
+- Bender's answer is determined by the level (his moves, or LOOP): one solution, exactly. Pellet and the torch
+  cave return one path and count none yet: their count is 1, marked capped (at least one).
+- Robo's Escape's solver proves the best score, not a length; `par` is the length of the program it returns.
 - *candidates* and *seconds*: the effort of every search analyze ran, summed.
 
 The counts are exact (the programs of that class, all of them) only when the status is 'optimal' and nothing is
@@ -29,7 +32,6 @@ time did not allow is None (`longer`, `needed`).
 from __future__ import annotations
 
 import contextlib
-import itertools
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -120,13 +122,12 @@ class Listing:
 
 
 def behaviour(game: Any, level: Any, solution: Any) -> Hashable:
-    """The key of a solution's run: the states the simulator goes through (the game's `states`) up to the step
-    the run ends at; the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
+    """The key of a winning solution's run: the states the simulator goes through (the game's `states`, which end
+    at the win); the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
     states = games.optional(game, "states")
     if states is None:
         return str(solution)
-    end = game.run(level, solution).verdict.step
-    return tuple(itertools.islice(states(level, solution), end))
+    return tuple(states(level, solution))
 
 
 # ---------------------------------------------------------------- the counts of each game
@@ -178,6 +179,8 @@ def _carrots_needed(level: Any, par: int, clock: Clock) -> tuple[tuple[str, bool
 Lister = Callable[[Any, int, int, Clock], Listing]
 Needed = Callable[[Any, int, Clock], tuple[tuple[str, bool], ...]]
 LISTINGS: dict[str, Lister] = {"carrots": _carrots_listing}
+# games whose answer is determined, so that the one found is the only one: Bender's journey
+UNIQUE = frozenset({"bender"})
 NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
 
 
@@ -232,12 +235,14 @@ def analyze(
         left = None if limit is None else max(0.0, limit - (time.monotonic() - started))
         clock = Clock(left or None, progress) if left != 0 else None
         with reading(stop) if stop is not None else contextlib.nullcontext():
-            if listing is not None and clock is not None:
-                with contextlib.suppress(Timeout):
-                    found = listing(level, par, cap, clock)
-                    candidates += found.candidates
-                    solutions = list(found.solutions) or solutions
-                    capped = found.capped
+            if listing is not None:
+                capped = True  # until the listing ends: the one solution known, and perhaps more
+                if clock is not None:
+                    with contextlib.suppress(Timeout):
+                        found = listing(level, par, cap, clock)
+                        candidates += found.candidates
+                        solutions = list(found.solutions) or solutions
+                        capped = found.capped
             if longer and listing is not None and clock is not None:
                 with contextlib.suppress(Timeout):
                     found = listing(level, par + 1, cap, clock)
@@ -246,6 +251,8 @@ def analyze(
             if needed and game.NAME in NEEDED and clock is not None:
                 with contextlib.suppress(Timeout):
                     need = NEEDED[game.NAME](level, par, clock)
+    if proven and not lists and listing is None and game.NAME not in UNIQUE:
+        capped = True  # one path returned, none counted: there may be more (a lower bound)
     capped = capped or len(solutions) > cap
     solutions = solutions[:cap]
     for solution in solutions:
@@ -270,4 +277,4 @@ def analyze(
     )
 
 
-__all__ = ["EXAMPLES", "LISTINGS", "NEEDED", "Analysis", "Listing", "analyze", "behaviour"]
+__all__ = ["EXAMPLES", "LISTINGS", "NEEDED", "UNIQUE", "Analysis", "Listing", "analyze", "behaviour"]
