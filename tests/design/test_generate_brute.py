@@ -1,15 +1,16 @@
-"""Levels made to order against unpruned brute force on small boards: Carrots programs enumerated up to the par,
-Pellet's Hamiltonian paths counted by a plain depth-first search, the torch cave walked without its torches."""
+"""Levels made to order against unpruned brute force on small boards: Carrots and RoboZZle programs enumerated up
+to the par, Pellet's Hamiltonian paths counted by a plain depth-first search, torch caves walked without torches."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
 import pytest
 
 import gridbot
-from gridbot.games import carrots, pellet, torch_cave
+from gridbot.games import carrots, pellet, robozzle, torch_cave
 from gridbot.games.carrots import Loop, Move, Program
 from gridbot.generate.pellet import other_path, walk_level
 from gridbot.result import Status
@@ -133,3 +134,34 @@ def test_random_candidates_really_vary():
     rng = random.Random(0)
     texts = {str(walk_level(6, 6, rng.randrange(10**6), touch=0.4)) for _ in range(20)}
     assert len(texts) > 15
+
+
+def robozzle_winners(level: robozzle.Level, n: int) -> dict[str, tuple]:
+    """{program text: its behaviour (the game's `states`)} of every program of exactly n occupied slots that fits
+    `level` (its slots, its calls, its paints) and wins it, every command with every condition."""
+    calls = [str(f + 1) for f, slots in enumerate(level.slots) if slots]
+    ops = ["F", "L", "R", *calls, *("P" + p for p in level.paints)]
+    commands = [robozzle.Command(op, cond) for op in ops for cond in ("", "R", "G", "B")]
+    found = {}
+    for sizes in itertools.product(*(range(slots + 1) for slots in level.slots)):
+        if sum(sizes) != n:
+            continue
+        for chosen in itertools.product(commands, repeat=n):
+            functions, at = [], 0
+            for size in sizes:
+                functions.append(tuple(chosen[at : at + size]))
+                at += size
+            program = robozzle.Program(tuple(functions))
+            if robozzle.run(level, program).verdict.won:
+                found[str(program)] = tuple(robozzle.states(level, program))
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_robozzle_unique_puzzles_have_one_behaviour_at_par_and_nothing_shorter(seed):
+    for made in gridbot.generate("robozzle", 3, size=(5, 5), unique=True, count=2, seed=seed):
+        level = made.level
+        assert all(not robozzle_winners(level, n) for n in range(1, 3))
+        winners = robozzle_winners(level, 3)
+        assert len(set(winners.values())) == 1, (str(level), winners)
+        assert set(made.analysis.examples) <= set(winners)
