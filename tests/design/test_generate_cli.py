@@ -1,13 +1,19 @@
 """`gridbot generate`: files written as they are made, which parse back to levels of the par asked for; JSON;
-one-line errors with status 2; the status of a time limit."""
+one-line errors with status 2; the status of a time limit and of Ctrl-C."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 import gridbot
+from tests import SRC
 from tests.faces.test_cli import assert_one_line_error, invoke
 
 
@@ -66,3 +72,16 @@ def test_a_time_limit_with_nothing_made_is_status_1():
     result = invoke("generate", "carrots", "--par", "40", "--size", "12x12", "--time-limit", "2")
     assert result.exit_code == 1
     assert result.stderr.strip() == "gridbot: time limit: 0 levels of 1 made"
+
+
+@pytest.mark.clock
+def test_ctrl_c_stops_with_the_levels_made_and_status_130(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gridbot.cli", "generate", "carrots", "--par", "40", "--size", "12x12"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert out == "" and err.strip() == "gridbot: interrupted: 0 levels of 1 made"
