@@ -94,6 +94,7 @@ def test_the_trail_of_a_random_program_is_won_by_it():
     ("arguments", "fragment"),
     [
         ({"game": "lightbot", "par": 29}, "at most 28 commands"),
+        ({"game": "lightbot", "par": 1}, "a light is never under the robot"),
         ({"game": "robozzle", "par": 51}, "at most 50 slots"),
         ({"game": "carrots", "par": 0}, "no carrots level has par 0"),
         ({"game": "carrots", "par": 7, "size": (2, 1)}, "covered by 6 tokens or fewer"),
@@ -118,6 +119,15 @@ def test_a_request_no_level_can_meet_is_refused_at_once(arguments, fragment):
     assert fragment in str(caught.value) and "\n" not in str(caught.value)
     assert isinstance(caught.value, GridbotError)
     assert time.monotonic() - started < 5
+
+
+SMALLEST = [("carrots", 1), ("carrots", 2), ("lightbot", 2), ("robozzle", 1), ("robozzle", 2)]
+
+
+@pytest.mark.parametrize(("game", "par"), SMALLEST)
+def test_the_smallest_pars_are_made_too(game, par):
+    made = gridbot.generate(game, par, count=1, time_limit=120)
+    assert len(made) == 1 and gridbot.solve(made[0].level).length == par
 
 
 def test_bad_counts_and_limits_are_value_errors():

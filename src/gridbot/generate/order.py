@@ -185,7 +185,7 @@ def _carrots_candidate(order: Order, fill: float, seed: int) -> Any:
     from gridbot.generate.carrots import random_level
 
     jitter = random.Random(f"carrots fill {seed}").uniform(-0.1, 0.1)
-    return random_level(order.width, order.height, seed, fill=min(1.0, max(0.05, fill + jitter)), marked=0.0)
+    return random_level(order.width, order.height, seed, fill=min(1.0, max(1e-6, fill + jitter)), marked=0.0)
 
 
 def _lightbot_check(order: Order) -> None:
@@ -196,6 +196,8 @@ def _lightbot_check(order: Order) -> None:
     most = sum(LIMITS.values())
     parts = ", ".join(f"{part} {slots}" for part, slots in LIMITS.items())
     _par_check(order, most, f"a program has at most {most} commands ({parts})")
+    if order.par == 1:  # no light lies under the robot's start (its marker takes the cell): a move, then X
+        raise OrderError("no lightbot level has par 1: a light is never under the robot, so it takes a move and X")
 
 
 def _lightbot_candidate(order: Order, lights: float, seed: int) -> Any:
@@ -219,7 +221,7 @@ def _robozzle_candidate(order: Order, extra: float, seed: int) -> Any:
     assert order.par is not None
     rng = random.Random(f"robozzle order {seed}")
     size = min(order.par + (rng.random() < extra), 50)
-    return trail_level(order.width, order.height, seed, random_program(size, seed))
+    return trail_level(order.width, order.height, seed, random_program(size, seed), lines=order.par <= 2)
 
 
 def _pellet_check(order: Order) -> None:
@@ -340,7 +342,7 @@ def _unsupported(game: str, why: str) -> Callable[[Order], None]:
 
 MAKERS: dict[str, Maker] = {
     # Carrots: the fill of the board; past about two thirds a board is mostly a rectangle again, with a short par
-    "carrots": Maker(_carrots_check, lambda o: Knob(0.5, 0.1, 0.65, 0.03), _carrots_candidate, _screen_par, (8, 8)),
+    "carrots": Maker(_carrots_check, lambda o: Knob(0.5, 0.0, 0.65, 0.03), _carrots_candidate, _screen_par, (8, 8)),
     "lightbot": Maker(
         _lightbot_check,
         lambda o: Knob(max(1.0, (o.par or 3) / 3), 1.0, 30.0, 0.5),

@@ -92,9 +92,11 @@ def random_program(size: int, seed: int, paints: bool = True) -> Program:
     return Program(tuple(tuple(body) for body in bodies) + ((),) * (FUNCTIONS - count))
 
 
-def trail_level(width: int, height: int, seed: int, program: Program, name: str = "") -> Level | None:
+def trail_level(
+    width: int, height: int, seed: int, program: Program, lines: bool = False, name: str = ""
+) -> Level | None:
     """A puzzle of width x height that `program` wins by construction, or None when its run enters no tile or
-    stays on one line.
+    (unless `lines`) stays on one line, which a program of two slots wins.
 
     The program is run on a board of random colours three times as wide and high, from its middle with a random
     facing, until it falls off, stops, or would leave a width x height window around the tiles it stood on. The
@@ -137,7 +139,7 @@ def trail_level(width: int, height: int, seed: int, program: Program, name: str 
         return None
     cut = rng.randint(len(firsts) // 2 + 1, len(firsts))
     kept = {start, *entered[: firsts[cut - 1] + 1]}
-    if len({r for r, _ in kept}) == 1 or len({c for _, c in kept}) == 1:
+    if not lines and (len({r for r, _ in kept}) == 1 or len({c for _, c in kept}) == 1):
         return None  # a straight line: any program that goes forward wins it
     top, left = min(r for r, _ in kept), min(c for _, c in kept)
     bottom, right = max(r for r, _ in kept), max(c for _, c in kept)
