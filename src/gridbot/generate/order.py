@@ -161,7 +161,9 @@ def _side_check(order: Order, low: int, high: int, cells: int = 1) -> None:
 def _par_check(order: Order, most: int, why: str) -> None:
     if order.par is None:
         raise OrderError(f"{order.game} levels are made to a par: give --par N")
-    if not 1 <= order.par <= most:
+    if order.par < 1:
+        raise OrderError(f"no {order.game} level has par {order.par}: a par is 1 or more")
+    if order.par > most:
         raise OrderError(f"no {order.game} level has par {order.par}: {why}")
 
 
