@@ -299,3 +299,23 @@ if TYPE_CHECKING:  # at run time `solve` is the package gridbot.solve, callable 
         stop: StopEvent | None = None,
         **options: Unpack[SolveOptions],
     ) -> SolveResult[Program]: ...
+
+
+if TYPE_CHECKING:  # at run time `generate` is the package gridbot.generate, callable as this front (see its docstring)
+    from gridbot.generate.order import Made
+
+    def generate(
+        game: str,
+        par: int | None = None,
+        *,
+        size: tuple[int, int] | None = None,
+        unique: bool = False,
+        none: bool = False,
+        torches: int | None = None,
+        seed: int = 0,
+        count: int = 1,
+        time_limit: float | None = None,
+        progress: Progress | None = None,
+        on_level: Callable[[Made], object] | None = None,
+        stop: StopEvent | None = None,
+    ) -> list[Made]: ...

@@ -9,6 +9,7 @@ from typing import assert_type
 import gridbot
 from gridbot import Outcome, SolveResult, Status
 from gridbot.games import bender, carrots, lightbot, pellet, robos_escape, robozzle, torch_cave
+from gridbot.generate.order import Made
 
 level = gridbot.load("carrots:2")
 assert_type(level, gridbot.Level)
@@ -50,3 +51,9 @@ assert_type(run._repr_svg_(), str | None)
 
 def lengths(results: list[SolveResult[lightbot.Program]]) -> list[int | None]:
     return [r.length for r in results if r.status == Status.OPTIMAL]
+
+
+made = gridbot.generate("carrots", 8, size=(8, 8), unique=True, count=2, time_limit=60)
+assert_type(made, list[Made])
+assert_type(made[0].analysis.par, int | None)
+assert_type(made[0].tried, int)
