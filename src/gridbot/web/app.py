@@ -36,6 +36,7 @@ from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.render import svg_text
 from gridbot.result import Outcome
 
+from . import slots
 from .solves import Solves, TooManySolves
 
 STATIC = Path(__file__).parent / "static"
@@ -87,6 +88,10 @@ class LevelIn(BaseModel):
 
 class RunIn(LevelIn):
     program: str | None = Field(None, description="the program (or moves, or path) to run; none: the level alone")
+
+
+class ProgramIn(LevelIn):
+    program: str = Field("", description="the program's text, as it is typed")
 
 
 class EditIn(LevelIn):
@@ -372,6 +377,29 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
         """Run a program on a level: the verdict, the run's steps and its pictures (SVG, at most max_frames, each
         with its step number; a long run is sampled, both ends kept). Without a program: the level's picture."""
         return _run(body, caps)
+
+    @app.post("/api/program")
+    def program(body: ProgramIn) -> dict[str, Any]:
+        """The slot editor of a program game for the level: `editor` (its rows of slots, the palette's commands
+        and colour conditions; null for a game whose programs are typed only), the program read into the rows
+        (`functions`: [[{op, cond}]]), its canonical `text`, `tokens`, and `problems` ('' when it fits the level).
+        A program the parser refuses gives `error` ({kind, message, line, column}, as a run's 400 has it) and no
+        rows, with the editor still: the page keeps its slots and shows the message."""
+        module, level, _ = _level(body, caps)
+        editor = slots.layout(module, level)
+        out: dict[str, Any] = {"game": module.NAME, "editor": editor, "functions": None, "text": None,
+                               "tokens": None, "problems": "", "error": None}  # fmt: skip
+        if editor is None:
+            return out
+        try:
+            parsed = _program(module, body.program, caps)
+        except BadInput as exc:
+            out["error"] = {"kind": exc.kind, "message": exc.message, "line": exc.line, "column": exc.column}
+            return out
+        if parsed is not None:
+            out.update(functions=slots.slots(module, parsed), text=str(parsed), tokens=parsed.tokens,
+                       problems=parsed.problems(level) if hasattr(parsed, "problems") else "")  # fmt: skip
+        return out
 
     @app.post("/api/edit")
     def edit(body: EditIn) -> dict[str, Any]:

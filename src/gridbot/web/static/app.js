@@ -215,6 +215,7 @@ function setCustomLevel(text) {
   state.levelText = text;
   $("level-text").value = text;
   $("level").value = "";
+  levelForSlots();
 }
 
 async function loadGames() {
@@ -241,6 +242,7 @@ async function chooseGame(name, levelName) {
   $("program").placeholder = game.program_optional
     ? `${game.solution} (optional: empty shows the robot's own journey)`
     : `the ${game.solution} to run`;
+  if (levelName === undefined) $("program").value = "";  // another game's program would not parse
   const data = await api("GET", `/api/levels/${encodeURIComponent(name)}`);
   if (mine !== state.choice) return;  // another game or level was chosen meanwhile: it wins
   const select = $("level");
@@ -270,6 +272,7 @@ async function chooseLevel(name) {
   $("level-text").value = data.text;
   clearErrors();
   await showLevel();
+  await levelForSlots();
 }
 
 async function showLevel() {
@@ -331,6 +334,10 @@ function solveFinished(s) {
     result.appendChild(code);
     state.solution = s.solution;
     $("use-solution").hidden = false;
+    if (slots.shape) {  // a program game: the answer fills the slots (and the text under them)
+      $("program").value = s.solution;
+      readText().catch(showError);
+    }
   } else if (s.status === "unsolvable") {
     status.textContent = `Unsolvable: proven that no ${state.games[s.game].solution} completes this level (${seconds})`;
   } else if (s.status === "timeout") {
@@ -429,6 +436,7 @@ async function restore() {
     $("level-box").open = true;
   }
   $("program").value = params.get("program") || "";
+  await levelForSlots();
   if ($("program").value) await runProgram();
   else await showLevel();
   return true;
@@ -447,6 +455,7 @@ async function start() {
     showLevel();
   });
   $("run").addEventListener("click", runProgram);
+  $("program").addEventListener("input", textTyped);
   $("program").addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) runProgram();
   });
@@ -461,6 +470,7 @@ async function start() {
   $("cancel").addEventListener("click", cancel);
   $("use-solution").addEventListener("click", () => {
     $("program").value = state.solution;
+    if (slots.shape) readText().catch(showError);
     runProgram();
   });
   $("share").addEventListener("click", share);

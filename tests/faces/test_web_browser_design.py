@@ -1,0 +1,142 @@
+"""The playground's slot editor, Analyze panel and Generate form used in Chromium, as a person uses them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import gridbot
+from gridbot import levels
+from gridbot.games import lightbot, robozzle
+from gridbot.web import slots
+
+from .test_web_browser import browser, choose, page, server, settled  # noqa: F401 (fixtures)
+from .test_web_slots import random_lightbot, random_robozzle
+
+pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
+
+def slot(page: Page, function: int, k: int):
+    return page.locator(f"#slots button.slot[data-f='{function}'][data-k='{k}']")
+
+
+def palette(page: Page, label: str):
+    return page.locator("#palette button", has_text=label).first
+
+
+# ---------------------------------------------------------------- the slot editor
+
+
+def test_robozzle_program_built_by_clicks_writes_its_text(page):
+    choose(page, "robozzle", "14")
+    expect(page.locator("#slots")).to_be_visible()
+    expect(page.locator("#slots .fn-row")).to_have_count(3)  # F1, F2, F3: the puzzle's functions
+    slot(page, 0, 0).click()
+    palette(page, "forward").click()
+    page.locator("#palette button.cond-R").click()  # the slot just filled keeps the selection's neighbour...
+    expect(page.locator("#program")).to_have_value("F1: F")  # ...so the colour waits for the next command
+    palette(page, "call F2").click()
+    expect(page.locator("#program")).to_have_value("F1: F rF2")
+    slot(page, 0, 7).click()  # an empty slot far along: the first empty one is selected (no gaps)
+    expect(slot(page, 0, 2)).to_have_attribute("aria-pressed", "true")
+    palette(page, "turn left").click()
+    slot(page, 1, 0).click()
+    page.keyboard.press("g")  # keys on a slot: the colour, then the command (R turns right, r would be red)
+    page.keyboard.press("R")
+    page.keyboard.press("1")
+    expect(page.locator("#program")).to_have_value("F1: F rF2 L | F2: gR F1")
+    assert str(robozzle.parse_program(page.input_value("#program"))) == "F1: F rF2 L | F2: gR F1"
+    expect(slot(page, 0, 1)).to_have_attribute("aria-label", "F1 slot 2 of 10: call F2 on red")
+    expect(slot(page, 1, 0)).to_have_attribute("aria-label", "F2 slot 1 of 2: turn right on green")
+    expect(page.locator("#slots-count")).to_have_text("5 of 14 slots used")
+    slot(page, 0, 0).click()
+    page.keyboard.press("Delete")  # the commands after it move left
+    expect(page.locator("#program")).to_have_value("F1: rF2 L | F2: gR F1")
+    page.click("#run")
+    settled(page)
+    expect(page.locator("#verdict")).to_contain_text("robozzle:14: ✘")
+
+
+def test_typing_the_text_fills_the_slots_and_errors_show(page):
+    choose(page, "robozzle", "14")
+    page.fill("#program", "F1: F bL F3 | F3: gF1")
+    expect(slot(page, 2, 0)).to_have_attribute("aria-label", "F3 slot 1 of 2: call F1 on green")
+    expect(slot(page, 0, 1)).to_have_attribute("aria-label", "F1 slot 2 of 10: turn left on blue")
+    expect(page.locator("#slots-count")).to_have_text("4 of 14 slots used")
+    page.fill("#program", "F1: F bL Q")
+    expect(page.locator("#program-error")).to_contain_text("column 10")
+    expect(page.locator("#slots")).to_have_class("stale")
+    expect(slot(page, 2, 0)).to_have_attribute("aria-label", "F3 slot 1 of 2: call F1 on green")  # kept
+    page.fill("#program", "F1: F F4")
+    expect(page.locator("#program-error")).to_contain_text("F4, which this puzzle does not have")
+    page.fill("#program", "F1: R")
+    expect(page.locator("#program-error")).to_be_hidden()
+    expect(page.locator("#slots")).not_to_have_class("stale")
+    expect(slot(page, 2, 0)).to_have_attribute("aria-label", "F3 slot 1 of 2: empty")
+
+
+def test_lightbot_program_typed_on_the_slots_wins(page):
+    level = levels.load("lightbot:03")
+    answer = gridbot.solve(level, time_limit=60).solution  # the solver's program, entered key by key
+    assert answer is not None
+    choose(page, "lightbot", "03")
+    expect(page.locator("#slots .fn-row")).to_have_count(3)
+    for function, body in enumerate((answer.main, answer.f1, answer.f2)):
+        if not body:
+            continue
+        slot(page, function, 0).click()
+        for command in body:
+            page.keyboard.press(command.lower())
+    expect(page.locator("#program")).to_have_value(str(answer))
+    page.keyboard.press("Tab")  # one slot of the rows takes the focus; the palette's buttons come next
+    assert page.evaluate("document.activeElement.closest('#palette') !== null")
+    page.keyboard.press("Enter")  # the first of them, "walk forward", into the selected slot
+    expect(page.locator("#program")).not_to_have_value(str(answer))
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Backspace")  # the slot before the selection: the one just filled
+    expect(page.locator("#program")).to_have_value(str(answer))
+    page.click("#run")
+    settled(page)
+    expect(page.locator("#verdict")).to_contain_text("lightbot:03: ✔")
+
+
+def test_the_solvers_answer_fills_the_slots(page):
+    choose(page, "lightbot", "02")
+    page.fill("#time-limit", "60")
+    page.click("#solve")
+    expect(page.locator("#solve-status")).to_contain_text("Proven optimal", timeout=90_000)
+    answer = lightbot.parse_program(page.inner_text("#solution"))
+    expect(page.locator("#program")).to_have_value(str(answer))
+    for k, command in enumerate(answer.main):
+        expect(slot(page, 0, k)).not_to_have_attribute("aria-label", f"main slot {k + 1} of 12: empty")
+    expect(slot(page, 0, len(answer.main))).to_have_attribute("aria-label", f"main slot {len(answer.main) + 1} of 12: empty")
+    expect(page.locator("#slots-count")).to_have_text(f"{answer.tokens} of 28 slots used")
+
+
+def test_the_pages_text_is_the_games_canonical_text(page):
+    """slots.js writes the text as `str(program)` does, for random programs put into its rows."""
+    rng = random.Random(5)
+    choose(page, "robozzle", "14")
+    level = levels.load("robozzle:14")
+    for _ in range(40):
+        program = random_robozzle(rng, level)
+        rows = json.dumps(slots.slots(robozzle, program))
+        written = page.evaluate(f"() => {{ slots.rows = {rows}; writeText(); return $('program').value; }}")
+        assert written == ("" if program.tokens == 0 else str(program))
+    choose(page, "lightbot", "01")
+    for _ in range(40):
+        program = random_lightbot(rng)
+        rows = json.dumps(slots.slots(lightbot, program))
+        written = page.evaluate(f"() => {{ slots.rows = {rows}; writeText(); return $('program').value; }}")
+        assert written == ("" if program.tokens == 0 else str(program))
+
+
+def test_games_typed_only_show_no_slots(page):
+    choose(page, "robozzle", "14")
+    expect(page.locator("#slots")).to_be_visible()
+    choose(page, "carrots", "01")
+    expect(page.locator("#slots")).to_be_hidden()
+    expect(page.locator("#slots-count")).to_be_hidden()
