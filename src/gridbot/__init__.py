@@ -80,6 +80,7 @@ __all__ = [
     "ProgramError",
     "Run",
     "SolveResult",
+    "analyze",
     "Status",
     "Verdict",
     "load",
@@ -107,6 +108,9 @@ def __getattr__(name: str) -> object:
     unions Level, Program and Run, built when first asked for."""
     if name in _LAZY:
         return importlib.import_module(f"gridbot.{name}")
+    if name == "analyze":  # a function of gridbot.solve.analyze, loaded when first named
+        globals()[name] = value = importlib.import_module("gridbot.solve.analyze").analyze
+        return value
     if name in _UNIONS:
         globals()[name] = value = _union(name)
         return value

@@ -567,6 +567,13 @@ def steps(level: Level, program: Program) -> Iterator[Step]:
             return
 
 
+def states(level: Level, program: Program) -> Iterator[tuple[int, int]]:
+    """The states the bunny goes through, one per executed command, as `steps` makes them: (square, facing). The
+    marks follow from the squares, so these are the whole run; endless for a program that never completes."""
+    for s in steps(level, program):
+        yield s.square, s.facing
+
+
 def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
     """The board after each step, as text, for at most `limit` steps,
     piece by piece as it is made (see gridbot.grid.trace_parts)."""
@@ -596,6 +603,7 @@ __all__ = [
     "marked_at_start",
     "parse_program",
     "run",
+    "states",
     "step",
     "steps",
     "turn",

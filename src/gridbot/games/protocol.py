@@ -13,7 +13,7 @@ and that every game keeps the contract.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -94,6 +94,12 @@ class Extras(Protocol):
         """The trace of `format_trace` in pieces, which `run --trace` prints as they are made."""
         ...
 
+    def states(self, level: Any, program: Any) -> Iterator[Hashable]:
+        """The states a run goes through, one per executed step, as the simulator makes them (endless for a run
+        that never ends: take what you need); `gridbot analyze` tells two solutions apart by them (its
+        behaviours). None: a solution is its own behaviour (a path's moves)."""
+        ...
+
 
 DEFAULTS: dict[str, Any] = {
     "UNIT": "tokens",
@@ -108,6 +114,7 @@ DEFAULTS: dict[str, Any] = {
     "report_lines": None,
     "run_fields": None,
     "trace_parts": None,
+    "states": None,
 }
 
 

@@ -112,6 +112,7 @@ __all__ = [
     "Settings",
     "TablesStopped",
     "greedy",
+    "of_length",
     "reachable",
     "smallest_counts",
     "solve",
@@ -198,6 +199,29 @@ def solve(
     clock = Clock(time_limit, progress)  # first: it rejects a bad limit before any work
     settings = Settings() if settings is None else settings
     return _solve(level, clock, all_solutions, max_length, memory_budget, warm=True, settings=settings)
+
+
+def of_length(
+    level: Level, K: int, most: int, clock: Clock, memory_budget: int | None = None, *, settings: Settings | None = None
+) -> tuple[tuple[Program, ...], bool, int]:
+    """The programs of exactly `K` tokens that complete `level`, as the exact search of length K lists them, at most
+    `most`: (programs, capped, candidates). `capped`: the search stopped at `most` solutions (there may be more).
+
+    The search is the proof's (rule 5 of the module docstring), listing rather than stopping at the first: it
+    keeps one fragment of each function and skips a command that changes nothing where it stands, so it lists one
+    program of each such class, not every spelling; the programs are read back with loop counts lowered, re-run
+    by the simulator and listed once each. Raises Timeout at the clock's deadline or a stop request, and
+    TablesStopped when the tables of cost K - 2 do not fit the memory budget. Exponential in K.
+    """
+    settings = Settings() if settings is None else settings
+    warm_up()
+    tables = FragmentTables(level, memory_budget=memory_budget, clock=clock, settings=settings)
+    tables.ensure(max(1, K - 2), clock)
+    search = _Search(tables, K, clock, True, most=most, exact=True, distinct=True)
+    marks = _bitset(level.initial_marks | 1 << level.start, tables.W)
+    search.run(4 * level.start + level.start_state[1], marks)
+    programs = [program for program in search.programs if program.tokens == K]
+    return tuple(programs), search.capped, tables.candidates + search.children
 
 
 def _solve(

@@ -19,6 +19,22 @@ from gridbot.solve.carrots.tables import PRIMS, FragmentTables, _bitset
 MAX_ALL = 100  # the most programs `all_solutions` lists; past it the result says it is capped
 
 
+def cost(items: tuple[Any, ...]) -> int:
+    """The tokens of the program a solution's items stand for: a command 1, a loop 1 + its body's cost, a table
+    fragment its cost, a final pair loop 1 + both parts'. O(items)."""
+    total = 0
+    for item in items:
+        if item[0] == "op":
+            total += 1
+        elif item[0] == "loop":
+            total += 1 + item[1]
+        elif item[0] == "frag":
+            total += item[1]
+        else:
+            total += 1 + item[1] + item[3]
+    return total
+
+
 class _LazyItems:
     """The solution items of loop children, made only for the few children that complete."""
 
@@ -44,12 +60,29 @@ class _Search:
     of its tables.
     """
 
-    def __init__(self, tables: FragmentTables, K: int, clock: Clock, all_solutions: bool, m: int | None = None) -> None:
+    def __init__(
+        self,
+        tables: FragmentTables,
+        K: int,
+        clock: Clock,
+        all_solutions: bool,
+        m: int | None = None,
+        *,
+        most: int = MAX_ALL,
+        exact: bool = False,
+        distinct: bool = False,
+    ) -> None:
         self.t = tables
         self.K = K
         self.m = max(K - 2, 0) if m is None else m
         self.clock = clock
         self.all = all_solutions
+        self.most = most  # with all_solutions: the most solutions listed (then `capped`)
+        self.exact = exact  # list only solutions of exactly K tokens (those of fewer are passed over)
+        # list a solution only when it reads back (`program`) to a new program that completes the board: `most`
+        # then counts distinct programs; `programs` holds them
+        self.distinct = distinct
+        self.programs: dict[Program, None] = {}
         self.solutions: list[tuple[Any, ...]] = []
         self.capped = False
         self.expanded: dict[tuple[int, bytes], int] = {}
@@ -73,10 +106,17 @@ class _Search:
         return self.solutions
 
     def _report(self, items: tuple[Any, ...]) -> None:
+        if self.exact and cost(items) != self.K:
+            return
+        if self.distinct:
+            program = self.program(items)
+            if program in self.programs or not carrots.run(self.t.level, program).verdict.won:
+                return
+            self.programs[program] = None
         self.solutions.append(items)
         if not self.all:
             raise _Found
-        if len(self.solutions) >= MAX_ALL:
+        if len(self.solutions) >= self.most:
             self.capped = True
             raise _Found
 
@@ -120,7 +160,19 @@ class _Search:
     def _finish(self, states: np.ndarray, marks: np.ndarray, r: int, prefixes) -> None:
         """For each child, is it complete, or does a table fragment of cost <= r complete it?"""
         done = (marks == self.goal).all(axis=1)
-        for i in np.nonzero(done)[0].tolist():
+        complete = np.nonzero(done)[0].tolist()
+        if isinstance(prefixes, _LazyItems) and self.all:
+            # a loop that completes the board ends the program: every count that gets there reads back as the same
+            # program (LOOP{body}, see `program`), so one count of each body is listed
+            listed: set[int] = set()
+            unique = []
+            for i in complete:
+                body = int(prefixes.body[i])
+                if body not in listed:
+                    listed.add(body)
+                    unique.append(i)
+            complete = unique
+        for i in complete:
             self._report(prefixes[i])
         for c in range(1, min(r, self.m) + 1):
             t = self.t.tables[c]

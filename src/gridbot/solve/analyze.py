@@ -1,0 +1,273 @@
+"""What a level designer asks of a level: its proven par, how many optimal solutions it has (as programs and as
+behaviours), how many one longer, what the proof cost, and which parts of the language it needs.
+
+>>> import gridbot
+>>> a = gridbot.analyze(gridbot.load("carrots:2"))
+>>> a.status, a.par, a.programs, a.behaviours, a.examples[0]
+('optimal', 4, 1, 1, 'LOOP{F F R}')
+
+`analyze(level)` runs the game's solver through the front (`gridbot.solve`, listing every optimal solution), then,
+where the game has them, the counts below; every solution it counts is re-run by the game's simulator first.
+
+- *programs*: the optimal solutions as the solver's exact search lists them (`all_solutions`), each once, up to
+  `cap` (at most the solver's own cap, 100). A search lists one program of each class it treats as one: Carrots
+  keeps one fragment of each function (`L L` and `R R` are one), Light-Bot and RoboZZle one program of each
+  canonical form (their pages say which); so this is the number of distinct canonical programs, not of spellings.
+- *behaviours*: those programs told apart by their runs: the sequence of states the simulator goes through
+  (`states` of the game module, gridbot.games.protocol.Extras), to the end of the run. Never more than programs.
+- *longer*: the solutions of exactly par + 1 as the same exact search lists them at that length, each once,
+  capped as the programs are (a game whose search has no such listing: None).
+- *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
+  par is longer or there is no solution at all); see `NEEDED` for what each game takes away.
+- *candidates* and *seconds*: the effort of every search analyze ran, summed.
+
+The counts are exact (the programs of that class, all of them) only when the status is 'optimal' and nothing is
+capped. A time limit covers the whole analysis: the solve gets it, the later counts what is left; a count the
+time did not allow is None (`longer`, `needed`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from gridbot import games
+from gridbot.deadline import Clock, Progress, Timeout, check_time_limit, reading
+from gridbot.result import Status
+from gridbot.solve import StopEvent, solver
+from gridbot.solve import solve as solve_level
+from gridbot.solve.check import completes
+
+EXAMPLES = 5  # the most optimal solutions an analysis shows
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The analysis of one level (see the module docstring for what each count counts).
+
+    `status`: 'optimal' (par proven), 'unsolvable' (proven: no solution), 'solved' (a solution, its length not
+    proven best) or 'timeout' (none found in time). `par` is the proven optimum, or the best length found when not
+    proven; `excluded` the largest length proven to have no solution (None: none excluded). `examples` holds a few
+    optimal solutions in text form (parsing one gives the solution back).
+    """
+
+    level: str
+    game: str
+    status: Status
+    par: int | None
+    excluded: int | None
+    programs: int
+    programs_capped: bool
+    behaviours: int
+    behaviours_capped: bool
+    examples: tuple[str, ...]
+    longer: int | None
+    longer_capped: bool
+    needed: tuple[tuple[str, bool], ...] | None
+    candidates: int
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status, Status):  # read back from JSON
+            object.__setattr__(self, "status", Status(self.status))
+
+    @property
+    def exact(self) -> bool:
+        """Are the counts of optimal solutions exact (par proven, nothing capped)?"""
+        return self.status == Status.OPTIMAL and not self.programs_capped and not self.behaviours_capped
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as plain JSON types (the status as its word, `needed` as [name, bool] pairs);
+        `from_json` reads it back to an equal Analysis."""
+        return {
+            "level": self.level,
+            "game": self.game,
+            "status": str(self.status),
+            "par": self.par,
+            "excluded": self.excluded,
+            "programs": self.programs,
+            "programs_capped": self.programs_capped,
+            "behaviours": self.behaviours,
+            "behaviours_capped": self.behaviours_capped,
+            "examples": list(self.examples),
+            "longer": self.longer,
+            "longer_capped": self.longer_capped,
+            "needed": None if self.needed is None else [[name, flag] for name, flag in self.needed],
+            "candidates": self.candidates,
+            "seconds": round(self.seconds, 6),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Analysis:
+        """The Analysis of `to_json`'s dict."""
+        needed = data["needed"]
+        fields = {**data, "examples": tuple(data["examples"])}
+        fields["needed"] = None if needed is None else tuple((str(n), bool(f)) for n, f in needed)
+        return cls(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """Solutions of one length as a search lists them: each once, `capped` when the search stopped at its cap."""
+
+    solutions: tuple[Any, ...]
+    capped: bool
+    candidates: int
+
+
+def behaviour(game: Any, level: Any, solution: Any) -> Hashable:
+    """The key of a solution's run: the states the simulator goes through (the game's `states`) up to the step
+    the run ends at; the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
+    states = games.optional(game, "states")
+    if states is None:
+        return str(solution)
+    end = game.run(level, solution).verdict.step
+    return tuple(itertools.islice(states(level, solution), end))
+
+
+# ---------------------------------------------------------------- the counts of each game
+
+
+def _carrots_listing(level: Any, length: int, most: int, clock: Clock) -> Listing:
+    """Carrots: the programs of exactly `length` tokens as the proof's search lists them (gridbot.solve.carrots
+    `of_length`: one fragment of each function, each program read back once)."""
+    from gridbot.solve import carrots
+
+    if length == 0:
+        return Listing((carrots.Program(()),), False, 0)
+    programs, capped, candidates = carrots.of_length(level, length, most, clock)
+    return Listing(programs, capped, candidates)
+
+
+def _carrots_needed(level: Any, par: int, clock: Clock) -> tuple[tuple[str, bool], ...]:
+    """Carrots has one construct beyond its commands, LOOP (counted or not): is it needed? Without loops a program
+    is a plain walk of F, L and R, and each F marks at most one square, so a par below the number of unmarked
+    squares needs a loop; otherwise the loop-free programs of at most `par` commands are tried, by the game's own
+    `step` (a breadth-first search over the bunny's state and marks)."""
+    from gridbot.games import carrots
+
+    unmarked = carrots.marked_at_start(level).count(0)
+    if par < unmarked:
+        return (("LOOP", True),)
+    full = level.goal
+    start = (level.start_state, level.initial_marks | 1 << level.start)
+    frontier = {start}
+    seen = {start}
+    for _ in range(par):
+        clock.check(phase="without loops")
+        after = set()
+        for state, marks in frontier:
+            for op in "FLR":
+                nxt = carrots.step(level, state, op)
+                key = (nxt, marks | 1 << nxt[0])
+                if key[1] == full:
+                    return (("LOOP", False),)
+                if key not in seen:
+                    seen.add(key)
+                    after.add(key)
+        frontier = after
+    return (("LOOP", True),)
+
+
+# a game's listing of the solutions of one length, at most `most` (its programs and its `longer` count); a game
+# without one lists the optimal solutions through the front (`all_solutions`) and has no `longer` count
+Lister = Callable[[Any, int, int, Clock], Listing]
+Needed = Callable[[Any, int, Clock], tuple[tuple[str, bool], ...]]
+LISTINGS: dict[str, Lister] = {"carrots": _carrots_listing}
+NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
+
+
+# ---------------------------------------------------------------- the analysis
+
+
+def analyze(
+    level: Any,
+    *,
+    time_limit: float | None = None,
+    cap: int = 100,
+    longer: bool = True,
+    needed: bool = True,
+    progress: Progress | None = None,
+    stop: StopEvent | None = None,
+    workers: int | None = None,
+) -> Analysis:
+    """The Analysis of `level` (see the module docstring for what each field counts).
+
+    `time_limit` (seconds, None: until done) covers the whole analysis; `cap` bounds each count (at most the
+    solver's own cap of listed solutions, 100; a count that reaches it says so); `longer` and `needed` ask for
+    those counts (False: they are None); `progress` hears the solver's reports; `stop` ends every search early
+    as the time limit does; `workers` is handed to a solver that takes it. Raises ValueError for a bad limit or
+    cap, GridbotError for what is not a level, WrongAnswer when a counted solution fails the simulator (a bug).
+    """
+    started = time.monotonic()
+    limit = check_time_limit(time_limit)
+    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+        raise ValueError(f"cap must be a positive whole number, not {cap!r}")
+    game = games.of(level)
+    entry = solver(game)
+    options: dict[str, Any] = {}
+    if workers is not None and entry.takes("workers"):
+        options["workers"] = workers
+    listing = LISTINGS.get(game.NAME)
+    lists = listing is None and games.optional(game, "LISTS_ALL")
+    result = solve_level(level, limit, all_solutions=lists, progress=progress, stop=stop, **options)
+    candidates = int(result.stats.get("candidates", result.stats.get("nodes", 0)) or 0)
+    name = getattr(level, "name", "") or result.level
+    par = result.length
+    excluded = result.proven_impossible or None
+    proven = result.status == Status.OPTIMAL and par is not None
+    solutions = [result.solution] if result.solution is not None else []
+    capped = False
+    if proven and lists:
+        solutions += [s for s in result.solutions if s != result.solution]
+        capped = result.solutions_capped
+    more: int | None = None
+    more_capped = False
+    need: tuple[tuple[str, bool], ...] | None = None
+    if proven and par is not None:
+        left = None if limit is None else max(0.0, limit - (time.monotonic() - started))
+        clock = Clock(left or None, progress) if left != 0 else None
+        with reading(stop) if stop is not None else contextlib.nullcontext():
+            if listing is not None and clock is not None:
+                with contextlib.suppress(Timeout):
+                    found = listing(level, par, cap, clock)
+                    candidates += found.candidates
+                    solutions = list(found.solutions) or solutions
+                    capped = found.capped
+            if longer and listing is not None and clock is not None:
+                with contextlib.suppress(Timeout):
+                    found = listing(level, par + 1, cap, clock)
+                    candidates += found.candidates
+                    more, more_capped = len(found.solutions), found.capped
+            if needed and game.NAME in NEEDED and clock is not None:
+                with contextlib.suppress(Timeout):
+                    need = NEEDED[game.NAME](level, par, clock)
+    capped = capped or len(solutions) > cap
+    solutions = solutions[:cap]
+    for solution in solutions:
+        completes(game, level, name, solution)
+    keys = {behaviour(game, level, s) for s in solutions}
+    return Analysis(
+        level=name,
+        game=game.NAME,
+        status=result.status,
+        par=par,
+        excluded=excluded,
+        programs=len(solutions),
+        programs_capped=capped,
+        behaviours=len(keys),
+        behaviours_capped=capped,
+        examples=tuple(str(s) for s in solutions[:EXAMPLES]),
+        longer=more,
+        longer_capped=more_capped,
+        needed=need,
+        candidates=candidates,
+        seconds=time.monotonic() - started,
+    )
+
+
+__all__ = ["EXAMPLES", "LISTINGS", "NEEDED", "Analysis", "Listing", "analyze", "behaviour"]
