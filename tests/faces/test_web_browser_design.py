@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -13,10 +15,14 @@ from gridbot import levels
 from gridbot.games import lightbot, robozzle
 from gridbot.web import slots
 
-from .test_web_browser import browser, choose, page, server, settled  # noqa: F401 (fixtures)
-from .test_web_slots import random_lightbot, random_robozzle
+from . import test_web_browser as base
+from .test_web import LONG, gone
+from .test_web_browser import choose, settled
+from .test_web_design import random_lightbot, random_robozzle
 
 pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
+
+server, browser, page = base.server, base.browser, base.page  # the fixtures of the playground's browser tests
 
 
 def slot(page: Page, function: int, k: int):
@@ -110,9 +116,11 @@ def test_the_solvers_answer_fills_the_slots(page):
     expect(page.locator("#solve-status")).to_contain_text("Proven optimal", timeout=90_000)
     answer = lightbot.parse_program(page.inner_text("#solution"))
     expect(page.locator("#program")).to_have_value(str(answer))
-    for k, command in enumerate(answer.main):
+    for k in range(len(answer.main)):
         expect(slot(page, 0, k)).not_to_have_attribute("aria-label", f"main slot {k + 1} of 12: empty")
-    expect(slot(page, 0, len(answer.main))).to_have_attribute("aria-label", f"main slot {len(answer.main) + 1} of 12: empty")
+    expect(slot(page, 0, len(answer.main))).to_have_attribute(
+        "aria-label", f"main slot {len(answer.main) + 1} of 12: empty"
+    )
     expect(page.locator("#slots-count")).to_have_text(f"{answer.tokens} of 28 slots used")
 
 
@@ -140,3 +148,66 @@ def test_games_typed_only_show_no_slots(page):
     choose(page, "carrots", "01")
     expect(page.locator("#slots")).to_be_hidden()
     expect(page.locator("#slots-count")).to_be_hidden()
+
+
+# ---------------------------------------------------------------- the Analyze panel
+
+
+def fact(page: Page, term: str):
+    return page.locator(f"#analysis dl.facts dt:text-is('{term}') + dd")
+
+
+def test_analyze_a_small_carrots_level_and_run_an_optimal_program(page):
+    direct = gridbot.analyze(levels.load("carrots:03"), time_limit=60)
+    choose(page, "carrots", "03")
+    page.click("#analyze")
+    expect(page.locator("#analyze-status")).to_contain_text("Proven", timeout=60_000)
+    expect(fact(page, "Par")).to_have_text(f"{direct.par} tokens, proven optimal")
+    expect(fact(page, "Optimal programs")).to_have_text(str(direct.programs))
+    expect(fact(page, "Distinct behaviours")).to_have_text(str(direct.behaviours))
+    expect(fact(page, "One longer")).to_have_text(f"{direct.longer} of {direct.par + 1} tokens")
+    expect(page.locator("#analysis ul.examples li")).to_have_count(len(direct.examples))
+    second = direct.examples[1]
+    page.get_by_role("button", name=f"run optimal program 2: {second}").click()
+    settled(page)
+    expect(page.locator("#program")).to_have_value(second)
+    expect(page.locator("#verdict")).to_contain_text("carrots:03: ✔")
+    expect(page.locator("#verdict")).to_contain_text(f"· {direct.par} tokens")
+    choose(page, "carrots", "04")  # another level: the analysis was of the one before
+    expect(page.locator("#analysis")).to_be_empty()
+    expect(page.locator("#analyze-status")).to_be_empty()
+
+
+def test_an_optimal_program_of_a_robozzle_level_fills_the_slots(page):
+    text = "functions: 3 2 0 0 0\npaint: none\nstart: 1 1 east\nrrrR\nbbgg"
+    page.click("#level-box summary")
+    page.select_option("#game", "robozzle")
+    settled(page)
+    page.fill("#level-text", text)
+    page.click("#use-text")
+    expect(page.locator("#slots .fn-row")).to_have_count(2)
+    page.click("#analyze")
+    expect(page.locator("#analyze-status")).to_contain_text("Proven", timeout=60_000)
+    example = page.locator("#analysis ul.examples code").first.inner_text()
+    page.locator("#analysis ul.examples button").first.click()
+    settled(page)
+    program = robozzle.parse_program(example)
+    expect(page.locator("#verdict")).to_contain_text("your level: ✔")
+    expect(page.locator("#slots-count")).to_have_text(f"{program.tokens} of 5 slots used")
+    expect(slot(page, 0, 0)).to_have_attribute("aria-label", re.compile(r"F1 slot 1 of 3: (?!empty)"))
+
+
+def test_cancel_a_long_analysis(page, server):
+    page.click("#level-box summary")
+    page.fill("#level-text", LONG)
+    page.click("#use-text")
+    expect(page.locator("#verdict")).to_contain_text("your level")
+    page.fill("#analyze-limit", "60")
+    page.click("#analyze")
+    expect(page.locator("#analyze-status")).to_contain_text("Analysing", timeout=30_000)
+    job = page.evaluate("jobs.analyze.id")
+    pid = httpx.get(f"{server}/api/jobs/{job}").json()["worker_pid"]
+    page.click("#analyze-cancel")
+    expect(page.locator("#analyze-status")).to_contain_text("Cancelled")
+    assert gone(pid)
+    expect(page.locator("#analyze")).to_be_enabled()

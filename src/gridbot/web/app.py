@@ -59,7 +59,10 @@ class Caps:
     max_frames: int = 200  # pictures of one run
     max_frame_bytes: int = 8 * 2**20  # SVG text of one run's pictures together (a big board gets fewer frames)
     max_steps: int = 20_000  # steps of a run the pictures follow (the verdict is the simulator's, for the whole run)
-    max_solves: int = 2  # solves running at once; one more is refused with 429
+    max_solves: int = 2  # solves running at once (analyses and generations too); one more is refused with 429
+    max_par: int = 40  # the par a level may be made to
+    max_side: int = 16  # the width or height a level may be made with
+    max_cap: int = 100  # optimal solutions an analysis counts at most
 
 
 class BadInput(Exception):
@@ -100,6 +103,19 @@ class EditIn(LevelIn):
 
 
 class SolveIn(LevelIn):
+    time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
+
+
+class AnalyzeIn(SolveIn):
+    cap: int | None = Field(None, description="optimal solutions counted at most (default and most: the server's cap)")
+
+
+class GenerateIn(BaseModel):
+    game: str = Field(description="a game of GET /api/games that can make levels to order (its `generate`)")
+    par: int | None = Field(None, description="the proven optimum the level must have (none: the game's default)")
+    size: str | None = Field(None, description="WxH, e.g. 6x5 (none: the game's default)")
+    unique: bool = Field(False, description="exactly one optimal solution by behaviour")
+    seed: int = Field(0, description="the same level for the same seed and options")
     time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
 
 
@@ -244,6 +260,38 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
     return out
 
 
+# The games that make levels to order: gridbot.generate.order's GAMES once it names them, else those of issue 52.
+GENERATES = ("carrots", "pellet", "torch_cave", "lightbot", "robozzle")
+
+
+def _generates() -> tuple[str, ...]:
+    try:
+        from gridbot.generate import order
+    except ImportError:
+        return GENERATES
+    return tuple(getattr(order, "GAMES", GENERATES))
+
+
+def _order(body: GenerateIn, caps: Caps) -> dict[str, Any]:
+    """The options of a generate job from the request; BadInput for a value outside the caps."""
+    module = _module(body.game)
+    if module.NAME not in _generates():
+        raise BadInput(400, "game", f"{module.NAME} cannot make levels to order (these can: {', '.join(_generates())})")
+    if body.par is not None and not 1 <= body.par <= caps.max_par:
+        raise BadInput(400, "par", f"the par must be from 1 to {caps.max_par}")
+    size = None
+    if body.size is not None and body.size.strip():
+        width, x, height = body.size.strip().lower().partition("x")
+        if not (x and width.isdigit() and height.isdigit()):
+            raise BadInput(400, "size", f"the size is WIDTHxHEIGHT, e.g. 6x5, not {body.size!r}")
+        size = (int(width), int(height))
+        if not all(1 <= side <= caps.max_side for side in size):
+            raise BadInput(400, "size", f"each side must be from 1 to {caps.max_side}")
+    if not 0 <= body.seed < 2**63:
+        raise BadInput(400, "seed", "the seed must be a whole number from 0 to 2**63 - 1")
+    return {"par": body.par, "size": size, "unique": body.unique, "seed": body.seed}
+
+
 def _time_limit(value: float | None, caps: Caps) -> float:
     if value is None:
         return min(caps.default_time_limit, caps.max_time_limit)
@@ -345,7 +393,9 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
-        """Every game: its name, what a solution is and counts, whether a program is optional, its drawing."""
+        """Every game: its name, what a solution is and counts, whether a program is optional, its drawing, and
+        whether it makes levels to order (`generate`)."""
+        made = _generates()
         out = []
         for name in games.GAMES:
             module = games.get(name)
@@ -354,7 +404,8 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             out.append({"name": name, "unit": games.optional(module, "UNIT"),
                         "solution": games.optional(module, "SOLUTION"),
                         "program_optional": games.optional(module, "PROGRAM_OPTIONAL"),
-                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name))})  # fmt: skip
+                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name)),
+                        "generate": name in made})  # fmt: skip
         return out
 
     @app.get("/api/levels/{game}")
@@ -413,20 +464,44 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             raise BadInput(400, "cell", str(exc)) from None
         return _run(RunIn(game=module.NAME, text=text), caps)
 
-    @app.post("/api/solve", status_code=202)
-    def solve(body: SolveIn) -> dict[str, Any]:
-        """Start a solve in a worker process: its id and where to follow it. 429 when max_solves are running."""
-        module, _, text = _level(body, caps)
-        limit = _time_limit(body.time_limit, caps)
+    def _start(game: str, text: str, limit: float, kind: str, options: dict[str, Any]) -> dict[str, Any]:
         try:
-            job = solves.start(module.NAME, text, limit)
+            job = solves.start(game, text, limit, kind, options)
         except TooManySolves as exc:
             response = BadInput(429, "busy", str(exc)).response()
             response.headers["Retry-After"] = "5"
             return response  # type: ignore[return-value]
         except OSError as exc:  # no process to be had (the machine's limit): the server is unwell, not the request
             return BadInput(503, "busy", f"cannot start a solver: {exc}").response()  # type: ignore[return-value]
-        return {"id": job.id, "events": f"/api/solve/{job.id}/events", "time_limit": limit}
+        where = "solve" if kind == "solve" else "jobs"
+        return {"id": job.id, "kind": kind, "events": f"/api/{where}/{job.id}/events", "time_limit": limit}
+
+    @app.post("/api/solve", status_code=202)
+    def solve(body: SolveIn) -> dict[str, Any]:
+        """Start a solve in a worker process: its id and where to follow it. 429 when max_solves are running."""
+        module, _, text = _level(body, caps)
+        return _start(module.NAME, text, _time_limit(body.time_limit, caps), "solve", {})
+
+    @app.post("/api/analyze", status_code=202)
+    def analyze(body: AnalyzeIn) -> dict[str, Any]:
+        """Start an analysis of the level (gridbot.analyze) in a worker process, followed as a solve is (at
+        /api/jobs/{id}); when done its `analysis`: status, par, programs, behaviours, examples, longer, needed,
+        candidates, seconds. 429 when max_solves jobs are running."""
+        module, level, text = _level(body, caps)
+        cap = caps.max_cap if body.cap is None else body.cap
+        if not 1 <= cap <= caps.max_cap:
+            raise BadInput(400, "cap", f"the cap must be from 1 to {caps.max_cap}")
+        options = {"cap": cap, "name": getattr(level, "name", "")}
+        return _start(module.NAME, text, _time_limit(body.time_limit, caps), "analyze", options)
+
+    @app.post("/api/generate", status_code=202)
+    def generate(body: GenerateIn) -> dict[str, Any]:
+        """Start making a level to order (gridbot.generate: its proven par is `par`, with `unique` exactly one
+        optimal solution by behaviour) in a worker process; when done its `levels`: [{text, analysis, tried}] (none
+        when the time ran out first), or status `refused` with the generator's message (a par no level can have).
+        429 when max_solves jobs are running."""
+        options = _order(body, caps)
+        return _start(_module(body.game).NAME, "", _time_limit(body.time_limit, caps), "generate", options)
 
     def _job(job_id: str) -> Any:
         job = solves.get(job_id)
@@ -434,12 +509,14 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             raise BadInput(404, "solve", f"no solve {job_id!r} (finished solves are forgotten after a while)")
         return job
 
+    @app.get("/api/jobs/{job_id}")
     @app.get("/api/solve/{job_id}")
     def solve_state(job_id: str) -> dict[str, Any]:
         """A solve's state: status (running, optimal, solved, unsolvable, timeout, cancelled, error), seconds,
         the latest progress, and when finished its solution (re-checked by the simulator) and length."""
         return _job(job_id).snapshot()
 
+    @app.get("/api/jobs/{job_id}/events")
     @app.get("/api/solve/{job_id}/events")
     async def solve_events(job_id: str) -> StreamingResponse:
         """Server-sent events: `progress` (at least every second, with the seconds so far) until one `done`."""
@@ -460,6 +537,7 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
+    @app.delete("/api/jobs/{job_id}")
     @app.delete("/api/solve/{job_id}")
     def cancel(job_id: str) -> dict[str, Any]:
         """Stop a solve: its worker process (and any it started) is killed; the solve's final state."""

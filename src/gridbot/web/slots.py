@@ -35,7 +35,9 @@ def _command(op: str, label: str, symbol: str, key: str) -> dict[str, str]:
 
 
 def _robozzle(level: robozzle.Level) -> dict[str, Any]:
-    functions = [{"name": f"F{n + 1}", "label": f"F{n + 1}:", "slots": level.slots[n]} for n in range(robozzle.FUNCTIONS)]
+    functions = [
+        {"name": f"F{n + 1}", "label": f"F{n + 1}:", "slots": level.slots[n]} for n in range(robozzle.FUNCTIONS)
+    ]
     commands = [_command("F", "forward", "↑", "f"), _command("L", "turn left", "↰", "l"),
                 _command("R", "turn right", "↱", "R")]  # fmt: skip
     commands += [_command(f"F{n + 1}", f"call F{n + 1}", f"F{n + 1}", str(n + 1))

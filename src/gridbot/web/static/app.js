@@ -203,6 +203,7 @@ async function boardClicked(event) {
 // A solve's answer belongs to the level it was asked for: a new level stops the solve and clears its answer.
 function levelChanged() {
   if (state.solveId !== null) cancel();
+  clearAnalysis();
   $("solve-status").textContent = "";
   $("solve-status").className = "";
   $("solve-result").textContent = "";
@@ -235,6 +236,7 @@ async function chooseGame(name, levelName) {
   const mine = ++state.choice;
   state.game = name;
   $("game").value = name;
+  generateFollows(name);
   const game = state.games[name];
   $("edit-hint").textContent = game.drawing && game.palette
     ? `Click a cell of the board to change it (in turn: ${[...game.palette].map((c) => (c === " " ? "space" : c)).join(", ")}).`
@@ -479,6 +481,7 @@ async function start() {
   speedChanged();
   try {
     await loadGames();
+    startDesign();
     if (!(await restore())) await chooseGame("carrots");
   } catch (error) {
     showError(error);
