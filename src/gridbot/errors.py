@@ -52,3 +52,13 @@ class ProgramError(GridbotError):
     def __str__(self) -> str:
         where = f"program:1:{self.column}" if self.column else "program"
         return f"{where}: {self.message}"
+
+
+class OrderError(GridbotError):
+    """A request for levels made to order that no level can meet (gridbot.generate.order): a par, size or option
+    out of reach of the game, or a game the generator does not make to order."""
+
+
+class Stopped(GridbotError):
+    """Work on a level made to order stopped before it could decide (the time limit, or a stop request): the
+    level is neither kept nor rejected."""

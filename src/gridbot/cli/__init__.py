@@ -13,6 +13,8 @@ needed only before a level file, `-` or a bare name, or as --game GAME):
     gridbot show [GAME] LEVEL [-q]
     gridbot levels [GAME] [--search TEXT] [--set NAME] [--json] [-q]
     gridbot web [--host H] [--port P] [--open] [-q]
+    gridbot generate GAME [--par N] [--size WxH] [--unique] [--none] [--torches K] [--seed S] [-n COUNT] [-o DIR]
+                     [--time-limit S] [--json] [-q]
     gridbot pellet serve [--host H] [--port P] [--rounds N] [--time-limit S] [--seed N]
     gridbot pellet play HOST:PORT
 
@@ -51,7 +53,7 @@ from typing import Any, NoReturn
 import click
 
 from gridbot import __version__
-from gridbot.cli import display, levels, manual, pellet, render, run, show, solve, warmup, web
+from gridbot.cli import display, generate, levels, manual, pellet, render, run, show, solve, warmup, web
 from gridbot.errors import GridbotError, LevelError, ProgramError, WrongAnswer
 
 EPILOG = (
@@ -140,6 +142,7 @@ for command in (
     render.render,
     show.show,
     levels.list_levels,
+    generate.generate,
     warmup.warmup,
     web.web,
     pellet.pellet,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from gridbot.games.torch_cave import START, TORCH, TREASURE, Level
+from gridbot.games.torch_cave import START, START_LIGHT, TORCH, TREASURE, Level
 
 
 def random_level(
@@ -71,3 +71,61 @@ def _detour(rng: random.Random, width: int, start: int, treasure: int, via: int)
                 index[cell] = len(path)
                 path.append(cell)
     return path
+
+
+def corridor_level(
+    width: int, height: int, seed: int, steps: int, side: float = 0.1, decoys: int = 2, name: str = ""
+) -> Level | None:
+    """A cave whose treasure is `steps` steps from H along a winding corridor lit just enough, or None when the
+    corridor cannot be laid (the walk got stuck).
+
+    The corridor is a random walk that never runs beside itself (so, walls aside, it is the only way and its
+    length is the par); a torch lies on it every 8 to 15 steps, never later than the light allows, so walking it
+    never runs dark. Then each wall next to the corridor becomes floor with probability `side` (side pockets,
+    and now and then a shortcut, which the solver finds: the par is proven, not assumed), and `decoys` torches
+    go into such pockets, off the way. The same arguments give the same cave. ValueError for sides outside
+    1..1000 or fewer than 1 step. O(width x height).
+    """
+    if not (1 <= width <= 1000 and 1 <= height <= 1000) or steps < 1:
+        raise ValueError(f"a corridor needs a cave of 1..1000 x 1..1000 cells and 1 step or more, not {steps}")
+    rng = random.Random(f"torch_cave corridor {width} {height} {seed} {steps} {side} {decoys}")
+    here = (rng.randrange(height), rng.randrange(width))
+    walk, seen = [here], {here}
+    near = ((-1, 0), (1, 0), (0, -1), (0, 1))
+    while len(walk) <= steps:
+        choices = [
+            there
+            for dr, dc in near
+            for there in [(here[0] + dr, here[1] + dc)]
+            if 0 <= there[0] < height and 0 <= there[1] < width and there not in seen
+            and sum((there[0] + a, there[1] + b) in seen for a, b in near) == 1
+        ]  # fmt: skip
+        if not choices:
+            return None
+        here = rng.choice(choices)
+        walk.append(here)
+        seen.add(here)
+    grid = [["x"] * width for _ in range(height)]
+    for r, c in walk:
+        grid[r][c] = "."
+    pockets = []
+    for r, c in walk:
+        for dr, dc in near:
+            there = (r + dr, c + dc)
+            inside = 0 <= there[0] < height and 0 <= there[1] < width
+            if inside and grid[there[0]][there[1]] == "x" and rng.random() < side:
+                grid[there[0]][there[1]] = "."
+                pockets.append(there)
+    lit = 0  # the index on the corridor of the last light taken (H's own light at 0)
+    while steps - lit > START_LIGHT:
+        lit += rng.randint(8, 15)
+        if lit < steps:
+            grid[walk[lit][0]][walk[lit][1]] = TORCH
+        else:
+            break
+    for r, c in rng.sample(pockets, min(decoys, len(pockets))):
+        grid[r][c] = TORCH
+    grid[walk[0][0]][walk[0][1]] = START
+    grid[walk[-1][0]][walk[-1][1]] = TREASURE
+    text = "\n".join("".join(row) for row in grid)
+    return Level.parse(text, name or f"corridor {width}x{height} #{seed}")
