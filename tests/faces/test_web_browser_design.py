@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 import gridbot
 from gridbot import levels
-from gridbot.games import lightbot, robozzle
+from gridbot.games import carrots, lightbot, robozzle
 from gridbot.web import slots
 
 from . import test_web_browser as base
@@ -211,3 +211,31 @@ def test_cancel_a_long_analysis(page, server):
     expect(page.locator("#analyze-status")).to_contain_text("Cancelled")
     assert gone(pid)
     expect(page.locator("#analyze")).to_be_enabled()
+
+
+# ---------------------------------------------------------------- the Generate form
+
+
+def test_make_a_small_carrots_level_to_order_and_open_it(page):
+    choose(page, "carrots", "01")
+    expect(page.locator("#gen-game")).to_have_value("carrots")  # the form follows the game on show
+    expect(page.locator("#gen-torches")).to_be_hidden()  # the torch cave's option only
+    page.fill("#gen-par", "5")
+    page.fill("#gen-size", "5x4")
+    page.fill("#gen-seed", "3")
+    page.fill("#gen-limit", "60")
+    page.click("#generate")
+    expect(page.locator("#gen-status")).to_contain_text("Made a carrots level of par 5", timeout=90_000)
+    expect(page.locator("#level")).to_have_value("")  # open as your own text
+    text = page.input_value("#level-text")
+    level = carrots.Level.parse(text)
+    assert gridbot.solve(level, time_limit=60).length == 5  # proven once more, here
+    expect(page.locator("#verdict")).to_contain_text("your level")
+    expect(fact(page, "Par")).to_have_text("5 tokens, proven optimal", timeout=60_000)  # its analysis follows
+    page.locator("#analysis ul.examples button").first.click()
+    settled(page)
+    expect(page.locator("#verdict")).to_contain_text("your level: ✔")
+    page.fill("#gen-par", "0")
+    page.click("#generate")
+    expect(page.locator("#gen-status")).to_contain_text("No such level: no carrots level has par 0")
+    expect(page.locator("#generate")).to_be_enabled()

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 import gridbot
 from gridbot import games, levels
+from gridbot.errors import GridbotError
 from gridbot.games import carrots, lightbot, robozzle
 from gridbot.web import slots
 from gridbot.web.app import create_app
@@ -178,14 +179,37 @@ def test_analyses_count_among_the_jobs_at_once():
 
 
 def test_generate_requests_outside_the_caps_are_400(client):
-    assert error_of(client.post("/api/generate", json={"game": "bender", "par": 5}), 400)["kind"] == "game"
-    assert error_of(client.post("/api/generate", json={"game": "carrots", "par": 0}), 400)["kind"] == "par"
-    assert error_of(client.post("/api/generate", json={"game": "carrots", "size": "5y4"}), 400)["kind"] == "size"
-    assert error_of(client.post("/api/generate", json={"game": "carrots", "size": "99x4"}), 400)["kind"] == "size"
-    assert error_of(client.post("/api/generate", json={"game": "carrots", "seed": -1}), 400)["kind"] == "seed"
-    assert error_of(client.post("/api/generate", json={"game": "chess"}), 404)["kind"] == "game"
+    def refused(order: dict, status: int = 400) -> dict:
+        return error_of(client.post("/api/generate", json=order), status)
+
+    assert refused({"game": "bender", "par": 5})["kind"] == "game"
+    assert refused({"game": "chess"}, 404)["kind"] == "game"
+    assert refused({"game": "carrots", "par": 5, "size": "5y4"})["kind"] == "size"
+    assert refused({"game": "carrots", "par": 5, "size": "99x4"})["kind"] == "size"  # the playground's cap
+    assert refused({"game": "carrots", "par": 5, "seed": -1})["kind"] == "seed"
     games_ = {g["name"]: g["generate"] for g in client.get("/api/games").json()}
     assert games_["carrots"] and games_["robozzle"] and not games_["bender"]
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        {"game": "carrots", "par": 0},
+        {"game": "carrots"},  # no par: Carrots levels are made to one
+        {"game": "carrots", "par": 40, "size": "2x2"},
+        {"game": "lightbot", "par": 29},
+        {"game": "pellet", "none": True, "unique": True},
+        {"game": "torch_cave", "par": 5, "torches": 3},
+    ],
+)
+def test_an_order_no_level_can_meet_is_refused_with_the_generators_reason(client, order):
+    error = error_of(client.post("/api/generate", json=order), 400)
+    assert error["kind"] == "order"
+    with pytest.raises(GridbotError) as caught:  # the same one-line reason as gridbot.generate gives
+        size = tuple(int(n) for n in order["size"].split("x")) if "size" in order else None
+        gridbot.generate(order["game"], order.get("par"), size=size, none=order.get("none", False),
+                         unique=order.get("unique", False), torches=order.get("torches"))  # fmt: skip
+    assert error["message"] == str(caught.value)
 
 
 def test_generate_makes_a_level_whose_par_is_proven_again(client):
@@ -194,15 +218,10 @@ def test_generate_makes_a_level_whose_par_is_proven_again(client):
     assert state["status"] == "made" and state["kind"] == "generate", state
     (made,) = state["levels"]
     level = carrots.Level.parse(made["text"])
-    assert (level.width, level.height) == (5, 4)
+    rows = made["text"].splitlines()
+    assert len(rows) <= 4 and max(map(len, rows)) <= 5  # within 5x4 (Carrots boards are cropped to their squares)
     assert made["analysis"]["par"] == 5 and made["tried"] >= 1
     result = gridbot.solve(level, time_limit=60)
     assert str(result.status) == "optimal" and result.length == 5  # the par, proven once more here
     again = wait_job(client, client.post("/api/generate", json=order).json()["id"], 180)
     assert again["levels"][0]["text"] == made["text"]  # the same seed and order: the same level
-
-
-def test_a_par_no_level_can_have_is_refused_with_its_reason(client):
-    order = {"game": "carrots", "par": 1, "size": "6x6", "time_limit": 30}
-    state = wait_job(client, client.post("/api/generate", json=order).json()["id"])
-    assert state["status"] == "refused" and state["message"], state

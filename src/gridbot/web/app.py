@@ -60,8 +60,7 @@ class Caps:
     max_frame_bytes: int = 8 * 2**20  # SVG text of one run's pictures together (a big board gets fewer frames)
     max_steps: int = 20_000  # steps of a run the pictures follow (the verdict is the simulator's, for the whole run)
     max_solves: int = 2  # solves running at once (analyses and generations too); one more is refused with 429
-    max_par: int = 40  # the par a level may be made to
-    max_side: int = 16  # the width or height a level may be made with
+    max_side: int = 24  # the width or height a level may be made with
     max_cap: int = 100  # optimal solutions an analysis counts at most
 
 
@@ -115,6 +114,8 @@ class GenerateIn(BaseModel):
     par: int | None = Field(None, description="the proven optimum the level must have (none: the game's default)")
     size: str | None = Field(None, description="WxH, e.g. 6x5 (none: the game's default)")
     unique: bool = Field(False, description="exactly one optimal solution by behaviour")
+    none: bool = Field(False, description="pellet: a board with no path at all")
+    torches: int | None = Field(None, description="torch_cave: every path needs at least this many torches")
     seed: int = Field(0, description="the same level for the same seed and options")
     time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
 
@@ -260,36 +261,36 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
     return out
 
 
-# The games that make levels to order: gridbot.generate.order's GAMES once it names them, else those of issue 52.
+# The games whose levels are made to order (issue 52); gridbot.generate.order refuses the others with its reason.
 GENERATES = ("carrots", "pellet", "torch_cave", "lightbot", "robozzle")
 
 
-def _generates() -> tuple[str, ...]:
-    try:
-        from gridbot.generate import order
-    except ImportError:
-        return GENERATES
-    return tuple(getattr(order, "GAMES", GENERATES))
-
-
 def _order(body: GenerateIn, caps: Caps) -> dict[str, Any]:
-    """The options of a generate job from the request; BadInput for a value outside the caps."""
+    """The options of a generate job from the request, checked as gridbot.generate checks them (make_order);
+    BadInput with the generator's one-line reason for an order no level can meet, or a value outside the caps."""
+    from gridbot.generate.order import MAKERS, make_order
+
     module = _module(body.game)
-    if module.NAME not in _generates():
-        raise BadInput(400, "game", f"{module.NAME} cannot make levels to order (these can: {', '.join(_generates())})")
-    if body.par is not None and not 1 <= body.par <= caps.max_par:
-        raise BadInput(400, "par", f"the par must be from 1 to {caps.max_par}")
+    if module.NAME not in GENERATES or module.NAME not in MAKERS:
+        raise BadInput(400, "game", f"{module.NAME} levels are not made to order (these are: {', '.join(GENERATES)})")
     size = None
     if body.size is not None and body.size.strip():
         width, x, height = body.size.strip().lower().partition("x")
-        if not (x and width.isdigit() and height.isdigit()):
+        if not (x and width.strip().isdigit() and height.strip().isdigit()):
             raise BadInput(400, "size", f"the size is WIDTHxHEIGHT, e.g. 6x5, not {body.size!r}")
         size = (int(width), int(height))
-        if not all(1 <= side <= caps.max_side for side in size):
-            raise BadInput(400, "size", f"each side must be from 1 to {caps.max_side}")
+    width, height = MAKERS[module.NAME].default_size if size is None else size
+    if not (1 <= width <= caps.max_side and 1 <= height <= caps.max_side):
+        raise BadInput(400, "size", f"the playground makes levels of at most {caps.max_side} cells a side")
     if not 0 <= body.seed < 2**63:
         raise BadInput(400, "seed", "the seed must be a whole number from 0 to 2**63 - 1")
-    return {"par": body.par, "size": size, "unique": body.unique, "seed": body.seed}
+    options = {"par": body.par, "size": size, "unique": body.unique, "none": body.none, "torches": body.torches,
+               "seed": body.seed}  # fmt: skip
+    try:
+        make_order(module.NAME, **options)
+    except GridbotError as exc:
+        raise BadInput(400, "order", str(exc)) from None
+    return options
 
 
 def _time_limit(value: float | None, caps: Caps) -> float:
@@ -395,7 +396,6 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
     def list_games() -> list[dict[str, Any]]:
         """Every game: its name, what a solution is and counts, whether a program is optional, its drawing, and
         whether it makes levels to order (`generate`)."""
-        made = _generates()
         out = []
         for name in games.GAMES:
             module = games.get(name)
@@ -405,7 +405,7 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
                         "solution": games.optional(module, "SOLUTION"),
                         "program_optional": games.optional(module, "PROGRAM_OPTIONAL"),
                         "drawing": drawn, "palette": palette, "levels": len(levels.names(name)),
-                        "generate": name in made})  # fmt: skip
+                        "generate": name in GENERATES})  # fmt: skip
         return out
 
     @app.get("/api/levels/{game}")
@@ -497,9 +497,9 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
     @app.post("/api/generate", status_code=202)
     def generate(body: GenerateIn) -> dict[str, Any]:
         """Start making a level to order (gridbot.generate: its proven par is `par`, with `unique` exactly one
-        optimal solution by behaviour) in a worker process; when done its `levels`: [{text, analysis, tried}] (none
-        when the time ran out first), or status `refused` with the generator's message (a par no level can have).
-        429 when max_solves jobs are running."""
+        optimal solution by behaviour; Pellet `none`: no path; torch cave `torches`: every path needs that many) in
+        a worker process; when done its `levels`: [{text, analysis, tried}] (none when the time ran out first). An
+        order no level can meet is a 400 with the generator's reason. 429 when max_solves jobs are running."""
         options = _order(body, caps)
         return _start(_module(body.game).NAME, "", _time_limit(body.time_limit, caps), "generate", options)
 

@@ -93,7 +93,9 @@ def _analyze(module: Any, task: dict[str, Any]) -> dict[str, Any]:
 def _generate(module: Any, task: dict[str, Any]) -> dict[str, Any]:
     from gridbot.generate.order import generate
 
-    made = generate(module.NAME, task.get("par"), size=task.get("size"), unique=task.get("unique", False),
+    size = task.get("size")
+    made = generate(module.NAME, task.get("par"), size=None if size is None else tuple(size),
+                    unique=task.get("unique", False), none=task.get("none", False), torches=task.get("torches"),
                     seed=task.get("seed", 0), count=1, time_limit=task["time_limit"], progress=_progress)  # fmt: skip
     out = [{"text": str(m.level), "analysis": m.analysis.to_json(), "tried": m.tried} for m in made]
     return {"status": "made" if out else "timeout", "levels": out}
@@ -209,7 +211,7 @@ class Solves:
     def start(self, game: str, text: str, time_limit: float, kind: str = "solve", options: dict[str, Any] | None = None,
               grace: float | None = None) -> Job:  # fmt: skip
         """Start a job of `kind` (solve, analyze, generate) on level `text` of `game` ('' for generate), with the
-        kind's `options` (generate: par, size, unique, seed; analyze: cap) and a `grace` past its time limit (None:
+        kind's `options` (generate: par, size, unique, none, torches, seed; analyze: cap, name) and a `grace` past its time limit (None:
         the Solves' own); TooManySolves when `max_running` are running. O(1)."""
         if kind not in KINDS:
             raise ValueError(f"no job of kind {kind!r} (known: {', '.join(KINDS)})")

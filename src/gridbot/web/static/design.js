@@ -210,6 +210,14 @@ function fillGenerateGames() {
 // The form follows the game on show, where that game makes levels to order.
 function generateFollows(game) {
   if (state.games[game] && state.games[game].generate && !jobs.generate) $("gen-game").value = game;
+  generateOptions();
+}
+
+// The options of one game only: Pellet's boards with no path, the torch cave's torches every path needs.
+function generateOptions() {
+  const game = $("gen-game").value;
+  $("gen-none-box").hidden = game !== "pellet";
+  $("gen-torches-box").hidden = game !== "torch_cave";
 }
 
 async function generate() {
@@ -218,6 +226,8 @@ async function generate() {
     par: $("gen-par").value ? Number($("gen-par").value) : null,
     size: $("gen-size").value.trim() || null,
     unique: $("gen-unique").checked,
+    none: $("gen-game").value === "pellet" && $("gen-none").checked,
+    torches: $("gen-game").value === "torch_cave" && $("gen-torches").value ? Number($("gen-torches").value) : null,
     seed: Number($("gen-seed").value || 0),
     time_limit: Number($("gen-limit").value),
   };
@@ -230,7 +240,8 @@ async function generate() {
       (s) => generated(s, body));
   } catch (error) {
     generateIdle();
-    setStatus("gen-status", error.status === 429 ? `Busy: ${error.message}` : error.message, "error");
+    const why = error.status === 429 ? "Busy" : "No such level";
+    setStatus("gen-status", `${why}: ${error.message}`, "error");
   }
 }
 
@@ -244,20 +255,21 @@ async function generated(s, body) {
   if (s.status === "made" && s.levels && s.levels.length) {
     const made = s.levels[0];
     const a = made.analysis;
+    const what = a.status === "unsolvable" ? "with no path" : `of par ${a.par}`;
     const unique = body.unique ? ", one optimal behaviour" : "";
-    setStatus("gen-status", `Made a ${body.game} level of par ${a.par}${unique} after ${made.tried} tried `
-      + `(${seconds(s.seconds)}). It is open as your level.`, "optimal");
     try {
       if (state.game !== body.game) await chooseGame(body.game, "");
       setCustomLevel(made.text);
       $("level-box").open = true;
       clearErrors();
       await showLevel();
-      setStatus("analyze-status", `Proven when it was made (${seconds(a.seconds)})`, a.status);
-      showAnalysis(a);
     } catch (error) {
       showError(error);
+      return;
     }
+    setStatus("gen-status", `Made a ${body.game} level ${what}${unique}, proven, after ${made.tried} tried `
+      + `(${seconds(s.seconds)}). It is open as your level; its analysis follows.`, "optimal");
+    await analyze();  // the counts the order did not need (made: only up to what it asked)
   } else if (s.status === "timeout") {
     setStatus("gen-status", `No level made within the time limit (${seconds(s.seconds)}): `
       + "try a longer time, another seed, or an easier order", "timeout");
@@ -279,6 +291,7 @@ function startDesign() {
     cancelJob("analyze").then((s) => s && analyzed(s, state.choice)).catch(showError);
   });
   $("generate").addEventListener("click", generate);
+  $("gen-game").addEventListener("change", generateOptions);
   $("gen-cancel").addEventListener("click", () => {
     cancelJob("generate").then((s) => s && generated(s, {})).catch(showError);
   });
