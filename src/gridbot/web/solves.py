@@ -211,8 +211,8 @@ class Solves:
     def start(self, game: str, text: str, time_limit: float, kind: str = "solve", options: dict[str, Any] | None = None,
               grace: float | None = None) -> Job:  # fmt: skip
         """Start a job of `kind` (solve, analyze, generate) on level `text` of `game` ('' for generate), with the
-        kind's `options` (generate: par, size, unique, none, torches, seed; analyze: cap, name) and a `grace` past its time limit (None:
-        the Solves' own); TooManySolves when `max_running` are running. O(1)."""
+        kind's `options` (generate: par, size, unique, none, torches, seed; analyze: cap, name) and a `grace` past
+        its time limit (None: the Solves' own); TooManySolves when `max_running` are running. O(1)."""
         if kind not in KINDS:
             raise ValueError(f"no job of kind {kind!r} (known: {', '.join(KINDS)})")
         with self._lock:
