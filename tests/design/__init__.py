@@ -1,0 +1,1 @@
+"""gridbot analyze (and later generate): the questions of level designers, checked against brute force."""
