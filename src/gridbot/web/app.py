@@ -36,6 +36,7 @@ from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.render import svg_text
 from gridbot.result import Outcome
 
+from . import slots
 from .solves import Solves, TooManySolves
 
 STATIC = Path(__file__).parent / "static"
@@ -58,7 +59,9 @@ class Caps:
     max_frames: int = 200  # pictures of one run
     max_frame_bytes: int = 8 * 2**20  # SVG text of one run's pictures together (a big board gets fewer frames)
     max_steps: int = 20_000  # steps of a run the pictures follow (the verdict is the simulator's, for the whole run)
-    max_solves: int = 2  # solves running at once; one more is refused with 429
+    max_solves: int = 2  # solves running at once (analyses and generations too); one more is refused with 429
+    max_side: int = 24  # the width or height a level may be made with
+    max_cap: int = 100  # optimal solutions an analysis counts at most
 
 
 class BadInput(Exception):
@@ -89,12 +92,31 @@ class RunIn(LevelIn):
     program: str | None = Field(None, description="the program (or moves, or path) to run; none: the level alone")
 
 
+class ProgramIn(LevelIn):
+    program: str = Field("", description="the program's text, as it is typed")
+
+
 class EditIn(LevelIn):
     row: int = Field(description="0-based row of the cell clicked")
     col: int = Field(description="0-based column of the cell clicked")
 
 
 class SolveIn(LevelIn):
+    time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
+
+
+class AnalyzeIn(SolveIn):
+    cap: int | None = Field(None, description="optimal solutions counted at most (default and most: the server's cap)")
+
+
+class GenerateIn(BaseModel):
+    game: str = Field(description="a game of GET /api/games that can make levels to order (its `generate`)")
+    par: int | None = Field(None, description="the proven optimum the level must have (none: the game's default)")
+    size: str | None = Field(None, description="WxH, e.g. 6x5 (none: the game's default)")
+    unique: bool = Field(False, description="exactly one optimal solution by behaviour")
+    none: bool = Field(False, description="pellet: a board with no path at all")
+    torches: int | None = Field(None, description="torch_cave: every path needs at least this many torches")
+    seed: int = Field(0, description="the same level for the same seed and options")
     time_limit: float | None = Field(None, description="seconds (default 10, at most the server's cap)")
 
 
@@ -239,6 +261,38 @@ def _run(body: RunIn, caps: Caps) -> dict[str, Any]:
     return out
 
 
+# The games whose levels are made to order (issue 52); gridbot.generate.order refuses the others with its reason.
+GENERATES = ("carrots", "pellet", "torch_cave", "lightbot", "robozzle")
+
+
+def _order(body: GenerateIn, caps: Caps) -> dict[str, Any]:
+    """The options of a generate job from the request, checked as gridbot.generate checks them (make_order);
+    BadInput with the generator's one-line reason for an order no level can meet, or a value outside the caps."""
+    from gridbot.generate.order import MAKERS, make_order
+
+    module = _module(body.game)
+    if module.NAME not in GENERATES or module.NAME not in MAKERS:
+        raise BadInput(400, "game", f"{module.NAME} levels are not made to order (these are: {', '.join(GENERATES)})")
+    size = None
+    if body.size is not None and body.size.strip():
+        width, x, height = body.size.strip().lower().partition("x")
+        if not (x and width.strip().isdigit() and height.strip().isdigit()):
+            raise BadInput(400, "size", f"the size is WIDTHxHEIGHT, e.g. 6x5, not {body.size!r}")
+        size = (int(width), int(height))
+    width, height = MAKERS[module.NAME].default_size if size is None else size
+    if not (1 <= width <= caps.max_side and 1 <= height <= caps.max_side):
+        raise BadInput(400, "size", f"the playground makes levels of at most {caps.max_side} cells a side")
+    if not 0 <= body.seed < 2**63:
+        raise BadInput(400, "seed", "the seed must be a whole number from 0 to 2**63 - 1")
+    options = {"par": body.par, "size": size, "unique": body.unique, "none": body.none, "torches": body.torches,
+               "seed": body.seed}  # fmt: skip
+    try:
+        make_order(module.NAME, **options)
+    except GridbotError as exc:
+        raise BadInput(400, "order", str(exc)) from None
+    return options
+
+
 def _time_limit(value: float | None, caps: Caps) -> float:
     if value is None:
         return min(caps.default_time_limit, caps.max_time_limit)
@@ -340,7 +394,8 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
 
     @app.get("/api/games")
     def list_games() -> list[dict[str, Any]]:
-        """Every game: its name, what a solution is and counts, whether a program is optional, its drawing."""
+        """Every game: its name, what a solution is and counts, whether a program is optional, its drawing, and
+        whether it makes levels to order (`generate`)."""
         out = []
         for name in games.GAMES:
             module = games.get(name)
@@ -349,7 +404,8 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             out.append({"name": name, "unit": games.optional(module, "UNIT"),
                         "solution": games.optional(module, "SOLUTION"),
                         "program_optional": games.optional(module, "PROGRAM_OPTIONAL"),
-                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name))})  # fmt: skip
+                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name)),
+                        "generate": name in GENERATES})  # fmt: skip
         return out
 
     @app.get("/api/levels/{game}")
@@ -373,6 +429,29 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
         with its step number; a long run is sampled, both ends kept). Without a program: the level's picture."""
         return _run(body, caps)
 
+    @app.post("/api/program")
+    def program(body: ProgramIn) -> dict[str, Any]:
+        """The slot editor of a program game for the level: `editor` (its rows of slots, the palette's commands
+        and colour conditions; null for a game whose programs are typed only), the program read into the rows
+        (`functions`: [[{op, cond}]]), its canonical `text`, `tokens`, and `problems` ('' when it fits the level).
+        A program the parser refuses gives `error` ({kind, message, line, column}, as a run's 400 has it) and no
+        rows, with the editor still: the page keeps its slots and shows the message."""
+        module, level, _ = _level(body, caps)
+        editor = slots.layout(module, level)
+        out: dict[str, Any] = {"game": module.NAME, "editor": editor, "functions": None, "text": None,
+                               "tokens": None, "problems": "", "error": None}  # fmt: skip
+        if editor is None:
+            return out
+        try:
+            parsed = _program(module, body.program, caps)
+        except BadInput as exc:
+            out["error"] = {"kind": exc.kind, "message": exc.message, "line": exc.line, "column": exc.column}
+            return out
+        if parsed is not None:
+            out.update(functions=slots.slots(module, parsed), text=str(parsed), tokens=parsed.tokens,
+                       problems=parsed.problems(level) if hasattr(parsed, "problems") else "")  # fmt: skip
+        return out
+
     @app.post("/api/edit")
     def edit(body: EditIn) -> dict[str, Any]:
         """The level's text with the cell at (row, col) turned to the next of its game's palette, and its picture."""
@@ -385,20 +464,44 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             raise BadInput(400, "cell", str(exc)) from None
         return _run(RunIn(game=module.NAME, text=text), caps)
 
-    @app.post("/api/solve", status_code=202)
-    def solve(body: SolveIn) -> dict[str, Any]:
-        """Start a solve in a worker process: its id and where to follow it. 429 when max_solves are running."""
-        module, _, text = _level(body, caps)
-        limit = _time_limit(body.time_limit, caps)
+    def _start(game: str, text: str, limit: float, kind: str, options: dict[str, Any]) -> dict[str, Any]:
         try:
-            job = solves.start(module.NAME, text, limit)
+            job = solves.start(game, text, limit, kind, options)
         except TooManySolves as exc:
             response = BadInput(429, "busy", str(exc)).response()
             response.headers["Retry-After"] = "5"
             return response  # type: ignore[return-value]
         except OSError as exc:  # no process to be had (the machine's limit): the server is unwell, not the request
             return BadInput(503, "busy", f"cannot start a solver: {exc}").response()  # type: ignore[return-value]
-        return {"id": job.id, "events": f"/api/solve/{job.id}/events", "time_limit": limit}
+        where = "solve" if kind == "solve" else "jobs"
+        return {"id": job.id, "kind": kind, "events": f"/api/{where}/{job.id}/events", "time_limit": limit}
+
+    @app.post("/api/solve", status_code=202)
+    def solve(body: SolveIn) -> dict[str, Any]:
+        """Start a solve in a worker process: its id and where to follow it. 429 when max_solves are running."""
+        module, _, text = _level(body, caps)
+        return _start(module.NAME, text, _time_limit(body.time_limit, caps), "solve", {})
+
+    @app.post("/api/analyze", status_code=202)
+    def analyze(body: AnalyzeIn) -> dict[str, Any]:
+        """Start an analysis of the level (gridbot.analyze) in a worker process, followed as a solve is (at
+        /api/jobs/{id}); when done its `analysis`: status, par, programs, behaviours, examples, longer, needed,
+        candidates, seconds. 429 when max_solves jobs are running."""
+        module, level, text = _level(body, caps)
+        cap = caps.max_cap if body.cap is None else body.cap
+        if not 1 <= cap <= caps.max_cap:
+            raise BadInput(400, "cap", f"the cap must be from 1 to {caps.max_cap}")
+        options = {"cap": cap, "name": getattr(level, "name", "")}
+        return _start(module.NAME, text, _time_limit(body.time_limit, caps), "analyze", options)
+
+    @app.post("/api/generate", status_code=202)
+    def generate(body: GenerateIn) -> dict[str, Any]:
+        """Start making a level to order (gridbot.generate: its proven par is `par`, with `unique` exactly one
+        optimal solution by behaviour; Pellet `none`: no path; torch cave `torches`: every path needs that many) in
+        a worker process; when done its `levels`: [{text, analysis, tried}] (none when the time ran out first). An
+        order no level can meet is a 400 with the generator's reason. 429 when max_solves jobs are running."""
+        options = _order(body, caps)
+        return _start(_module(body.game).NAME, "", _time_limit(body.time_limit, caps), "generate", options)
 
     def _job(job_id: str) -> Any:
         job = solves.get(job_id)
@@ -406,12 +509,14 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             raise BadInput(404, "solve", f"no solve {job_id!r} (finished solves are forgotten after a while)")
         return job
 
+    @app.get("/api/jobs/{job_id}")
     @app.get("/api/solve/{job_id}")
     def solve_state(job_id: str) -> dict[str, Any]:
         """A solve's state: status (running, optimal, solved, unsolvable, timeout, cancelled, error), seconds,
         the latest progress, and when finished its solution (re-checked by the simulator) and length."""
         return _job(job_id).snapshot()
 
+    @app.get("/api/jobs/{job_id}/events")
     @app.get("/api/solve/{job_id}/events")
     async def solve_events(job_id: str) -> StreamingResponse:
         """Server-sent events: `progress` (at least every second, with the seconds so far) until one `done`."""
@@ -432,6 +537,7 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
 
         return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
+    @app.delete("/api/jobs/{job_id}")
     @app.delete("/api/solve/{job_id}")
     def cancel(job_id: str) -> dict[str, Any]:
         """Stop a solve: its worker process (and any it started) is killed; the solve's final state."""

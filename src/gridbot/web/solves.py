@@ -1,5 +1,9 @@
 """Solves for the web playground: one worker process per solve, a bounded number at once, killed on time or cancel.
 
+The same machinery runs the playground's other long work, each a job of its `kind`: "solve" (gridbot.solve),
+"analyze" (gridbot.analyze: par, counts of optimal programs and behaviours) and "generate" (gridbot.generate: a
+level made to order). Every kind counts toward `max_running`.
+
 A solve runs in a fresh interpreter (`python -m gridbot.web.solves`: the server's threads are never forked, and
 no caller's main module is imported again, as multiprocessing's spawn and forkserver would) that leads its own
 session: killing its process group also ends any pool the solver starts. The worker reads its task as one JSON
@@ -35,7 +39,7 @@ from typing import Any
 
 from gridbot import games
 from gridbot import solve as front
-from gridbot.errors import WrongAnswer
+from gridbot.errors import GridbotError, WrongAnswer
 from gridbot.parallel.workers import _die_with_parent
 from gridbot.result import Status
 
@@ -66,24 +70,53 @@ def _send(kind: str, data: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def _progress(info: dict[str, Any]) -> None:
+    _send("progress", {str(k): _plain(v) for k, v in info.items()})
+
+
+def _solve(module: Any, task: dict[str, Any]) -> dict[str, Any]:
+    level = module.Level.parse(task["text"], name=task.get("name") or "your level")
+    result = front.solve(level, time_limit=task["time_limit"], progress=_progress)
+    solution = None if result.solution is None else str(result.solution)
+    return {"status": result.status, "solution": solution, "length": result.length, "seconds": result.seconds,
+            "proven_impossible": result.proven_impossible}  # fmt: skip
+
+
+def _analyze(module: Any, task: dict[str, Any]) -> dict[str, Any]:
+    from gridbot.solve.analyze import analyze
+
+    level = module.Level.parse(task["text"], name=task.get("name") or "your level")
+    analysis = analyze(level, time_limit=task["time_limit"], cap=task.get("cap", 100), progress=_progress)
+    return {"status": str(analysis.status), "analysis": analysis.to_json()}
+
+
+def _generate(module: Any, task: dict[str, Any]) -> dict[str, Any]:
+    from gridbot.generate.order import generate
+
+    size = task.get("size")
+    made = generate(module.NAME, task.get("par"), size=None if size is None else tuple(size),
+                    unique=task.get("unique", False), none=task.get("none", False), torches=task.get("torches"),
+                    seed=task.get("seed", 0), count=1, time_limit=task["time_limit"], progress=_progress)  # fmt: skip
+    out = [{"text": str(m.level), "analysis": m.analysis.to_json(), "tried": m.tried} for m in made]
+    return {"status": "made" if out else "timeout", "levels": out}
+
+
+KINDS = {"solve": _solve, "analyze": _analyze, "generate": _generate}
+
+
 def worker_main() -> None:
-    """In the worker process: read {game, text, time_limit} from stdin, solve, and write ["progress", {...}]
-    lines now and then and one ["result", {...}] (or ["error", {...}]) line at the end."""
+    """In the worker process: read {kind, game, text, time_limit, ...} from stdin, do the work of its kind, and
+    write ["progress", {...}] lines now and then and one ["result", {...}] (or ["error", {...}]) line at the end.
+    A request the work refuses (a par no level can have: a GridbotError) ends as "refused", with its message."""
     task = json.loads(sys.stdin.readline())
     _die_with_parent(task["parent"])  # the server gone (even killed), its solves go too
     module = games.get(task["game"])
     try:
-        level = module.Level.parse(task["text"], name="your level")
-
-        def progress(info: dict[str, Any]) -> None:
-            _send("progress", {str(k): _plain(v) for k, v in info.items()})
-
-        result = front.solve(level, time_limit=task["time_limit"], progress=progress)
-        solution = None if result.solution is None else str(result.solution)
-        _send("result", {"status": result.status, "solution": solution, "length": result.length,
-                         "seconds": result.seconds, "proven_impossible": result.proven_impossible})  # fmt: skip
+        _send("result", KINDS[task.get("kind", "solve")](module, task))
     except WrongAnswer as exc:  # a solver's bug, caught by the front's re-check: never shown as an answer
         _send("error", {"message": f"re-check failed: {exc}"})
+    except GridbotError as exc:  # the request asks what cannot be: the message says why
+        _send("error", {"message": str(exc), "status": "refused"})
     except Exception as exc:  # the watcher reports it; a worker has no one else to tell
         _send("error", {"message": f"{type(exc).__name__}: {exc}"})
 
@@ -96,9 +129,11 @@ class Job:
     game: str
     text: str
     time_limit: float
+    kind: str = "solve"
+    grace: float = GRACE
     process: Any = None
     started: float = field(default_factory=time.monotonic)
-    status: str = "running"  # then optimal, solved, unsolvable, timeout, cancelled, error
+    status: str = "running"  # then optimal, solved, unsolvable, timeout, cancelled, error (made, refused)
     progress: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
     version: int = 0  # bumped on every change, so a reader knows when to send news
@@ -110,6 +145,7 @@ class Job:
         with self.lock:
             data: dict[str, Any] = {
                 "id": self.id,
+                "kind": self.kind,
                 "game": self.game,
                 "status": self.status,
                 "time_limit": self.time_limit,
@@ -172,17 +208,23 @@ class Solves:
         with self._lock:
             return self._jobs.get(job_id)
 
-    def start(self, game: str, text: str, time_limit: float) -> Job:
-        """Start a solve of level `text` of `game`; TooManySolves when `max_running` are running. O(1)."""
+    def start(self, game: str, text: str, time_limit: float, kind: str = "solve", options: dict[str, Any] | None = None,
+              grace: float | None = None) -> Job:  # fmt: skip
+        """Start a job of `kind` (solve, analyze, generate) on level `text` of `game` ('' for generate), with the
+        kind's `options` (generate: par, size, unique, none, torches, seed; analyze: cap, name) and a `grace` past
+        its time limit (None: the Solves' own); TooManySolves when `max_running` are running. O(1)."""
+        if kind not in KINDS:
+            raise ValueError(f"no job of kind {kind!r} (known: {', '.join(KINDS)})")
         with self._lock:
             if sum(1 for job in self._jobs.values() if not job.done.is_set()) >= self.max_running:
                 raise TooManySolves(f"{self.max_running} solves are running; try again when one has finished")
             finished = [key for key, job in self._jobs.items() if job.done.is_set()]
             for key in finished[: max(0, len(finished) - KEEP_FINISHED + 1)]:
                 del self._jobs[key]
-            job = Job(secrets.token_urlsafe(9), game, text, time_limit)
+            job = Job(secrets.token_urlsafe(9), game, text, time_limit, kind, self.grace if grace is None else grace)
             self._jobs[job.id] = job
-        task = {"game": game, "text": text, "time_limit": time_limit, "parent": os.getpid()}
+        task = {**(options or {}), "kind": kind, "game": game, "text": text, "time_limit": time_limit,
+                "parent": os.getpid()}  # fmt: skip
         try:
             process = subprocess.Popen(
                 [sys.executable, "-m", "gridbot.web.solves"],
@@ -224,7 +266,7 @@ class Solves:
 
     def _watch(self, job: Job) -> None:
         """Read the worker's lines until it ends; kill it past its time limit plus the grace."""
-        deadline = job.started + job.time_limit + self.grace
+        deadline = job.started + job.time_limit + job.grace
         process = job.process
         fd = process.stdout.fileno()
         pending = b""
@@ -262,16 +304,19 @@ class Solves:
         if kind == "progress":
             job._update(progress=data)
         elif kind == "error":
-            job._finish("error", message=str(data.get("message")))
+            job._finish(str(data.get("status", "error")), message=str(data.get("message")))
         elif kind == "result":
             self._answer(job, data)
 
     def _answer(self, job: Job, data: dict[str, Any]) -> None:
+        if job.kind != "solve":  # analyze's {analysis}, generate's {levels}: as the worker sent them
+            job._finish(str(data.pop("status")), **data)
+            return
         job._finish(data["status"], solution=data["solution"], length=data["length"],
                     solver_seconds=round(data["seconds"], 3), proven_impossible=data["proven_impossible"])  # fmt: skip
 
 
-__all__ = ["Solves", "Job", "TooManySolves", "kill", "GRACE", "worker_main"]
+__all__ = ["Solves", "Job", "TooManySolves", "kill", "GRACE", "KINDS", "worker_main"]
 
 
 if __name__ == "__main__":

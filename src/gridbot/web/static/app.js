@@ -203,6 +203,7 @@ async function boardClicked(event) {
 // A solve's answer belongs to the level it was asked for: a new level stops the solve and clears its answer.
 function levelChanged() {
   if (state.solveId !== null) cancel();
+  clearAnalysis();
   $("solve-status").textContent = "";
   $("solve-status").className = "";
   $("solve-result").textContent = "";
@@ -215,6 +216,7 @@ function setCustomLevel(text) {
   state.levelText = text;
   $("level-text").value = text;
   $("level").value = "";
+  levelForSlots();
 }
 
 async function loadGames() {
@@ -234,6 +236,7 @@ async function chooseGame(name, levelName) {
   const mine = ++state.choice;
   state.game = name;
   $("game").value = name;
+  generateFollows(name);
   const game = state.games[name];
   $("edit-hint").textContent = game.drawing && game.palette
     ? `Click a cell of the board to change it (in turn: ${[...game.palette].map((c) => (c === " " ? "space" : c)).join(", ")}).`
@@ -241,6 +244,7 @@ async function chooseGame(name, levelName) {
   $("program").placeholder = game.program_optional
     ? `${game.solution} (optional: empty shows the robot's own journey)`
     : `the ${game.solution} to run`;
+  if (levelName === undefined) $("program").value = "";  // another game's program would not parse
   const data = await api("GET", `/api/levels/${encodeURIComponent(name)}`);
   if (mine !== state.choice) return;  // another game or level was chosen meanwhile: it wins
   const select = $("level");
@@ -270,6 +274,7 @@ async function chooseLevel(name) {
   $("level-text").value = data.text;
   clearErrors();
   await showLevel();
+  await levelForSlots();
 }
 
 async function showLevel() {
@@ -331,6 +336,10 @@ function solveFinished(s) {
     result.appendChild(code);
     state.solution = s.solution;
     $("use-solution").hidden = false;
+    if (slots.shape) {  // a program game: the answer fills the slots (and the text under them)
+      $("program").value = s.solution;
+      readText().catch(showError);
+    }
   } else if (s.status === "unsolvable") {
     status.textContent = `Unsolvable: proven that no ${state.games[s.game].solution} completes this level (${seconds})`;
   } else if (s.status === "timeout") {
@@ -429,6 +438,7 @@ async function restore() {
     $("level-box").open = true;
   }
   $("program").value = params.get("program") || "";
+  await levelForSlots();
   if ($("program").value) await runProgram();
   else await showLevel();
   return true;
@@ -447,6 +457,7 @@ async function start() {
     showLevel();
   });
   $("run").addEventListener("click", runProgram);
+  $("program").addEventListener("input", textTyped);
   $("program").addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) runProgram();
   });
@@ -461,6 +472,7 @@ async function start() {
   $("cancel").addEventListener("click", cancel);
   $("use-solution").addEventListener("click", () => {
     $("program").value = state.solution;
+    if (slots.shape) readText().catch(showError);
     runProgram();
   });
   $("share").addEventListener("click", share);
@@ -469,6 +481,7 @@ async function start() {
   speedChanged();
   try {
     await loadGames();
+    startDesign();
     if (!(await restore())) await chooseGame("carrots");
   } catch (error) {
     showError(error);
