@@ -83,6 +83,22 @@ def test_torch_bender_writes_both_games_in_one_file(tmp_path: Path) -> None:
                                     str(tmp_path / "results/run.csv")])  # fmt: skip
 
 
+def test_design_writes_a_row_per_request_and_level(tmp_path: Path) -> None:
+    args = ["both", "--games", "bender,torch_cave", "--count", "1", "--time-limit", "30"]
+    header, rows, dates = run_script(tmp_path, "design.py", *args)
+    columns = ["what", "game", "request", "made", "tried", "seconds", "per_minute", "status", "par", "programs",
+               "behaviours", "candidates"]  # fmt: skip
+    assert header == columns + RUN
+    made = [row for row in rows if row["what"] == "make"]
+    analysed = [row for row in rows if row["what"] == "analyze"]
+    assert [row["game"] for row in made] == ["torch_cave"] * 3  # Bender is not made to order
+    assert all(row["made"] == "1" and int(row["tried"]) >= 1 and float(row["per_minute"]) > 0 for row in made)
+    assert len(analysed) == 1 + len(gridbot.levels.names("bender"))
+    loop = next(row for row in analysed if row["request"].endswith("11_loop"))
+    assert (loop["status"], loop["par"], loop["programs"]) == ("unsolvable", "", "0")
+    check_run_columns(rows, dates, ["benchmarks/design.py", *args, "--csv", str(tmp_path / "results/run.csv")])
+
+
 def test_rows_refuse_a_column_not_in_the_header(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="among the run's"):
         _results.write(tmp_path / "a.csv", ["level", "date"], [])
