@@ -574,6 +574,20 @@ def states(level: Level, program: Program) -> Iterator[tuple[int, int]]:
         yield s.square, s.facing
 
 
+def marks_in_order(level: Level, program: Program) -> tuple[int, ...]:
+    """The order in which a run marks the board: for each step that marks a new square, 4 x square + facing (the
+    facing is the direction of the hop onto it), to the end of the run or its completion. Finite for every
+    program (each square is marked once), and unchanged by what marks nothing: turns, blocked hops, and loops
+    that go round again over squares already marked. O(the run); endless for a program that never ends."""
+    out = []
+    marks = level.initial_marks | 1 << level.start
+    for s in steps(level, program):
+        if s.marks != marks:
+            marks = s.marks
+            out.append(4 * s.square + s.facing)
+    return tuple(out)
+
+
 def trace_parts(level: Level, result: Run, limit: int = 200) -> Iterator[str]:
     """The board after each step, as text, for at most `limit` steps,
     piece by piece as it is made (see gridbot.grid.trace_parts)."""
@@ -601,6 +615,7 @@ __all__ = [
     "Step",
     "format_trace",
     "marked_at_start",
+    "marks_in_order",
     "parse_program",
     "run",
     "states",

@@ -4,7 +4,7 @@ behaviours), how many one longer, what the proof cost, and which parts of the la
 >>> import gridbot
 >>> a = gridbot.analyze(gridbot.load("carrots:2"))
 >>> a.status, a.par, a.programs, a.behaviours, a.examples[0]
-('optimal', 4, 4, 3, 'LOOP{F F R}')
+('optimal', 4, 4, 1, 'LOOP{F F R}')
 
 `analyze(level)` runs the game's solver through the front (`gridbot.solve`, listing every optimal solution), then,
 where the game has them, the counts below; every solution it counts is re-run by the game's simulator first.
@@ -13,8 +13,18 @@ where the game has them, the counts below; every solution it counts is re-run by
   `cap` (at most the solver's own cap, 100). A search lists one program of each class it treats as one: Carrots
   keeps one fragment of each function (`L L` and `R R` are one), Light-Bot and RoboZZle one program of each
   canonical form (their pages say which); so this is the number of distinct canonical programs, not of spellings.
-- *behaviours*: those programs told apart by their runs: the sequence of states the simulator goes through
-  (`states` of the game module, gridbot.games.protocol.Extras), to the end of the run. Never more than programs.
+  Not every spelling: the number of program texts is often infinite (a count that changes nothing, as n in
+  `LOOP(n){F}` on `S##` for every n >= 2), so the programs are the canonical ones, loop counts lowered to the
+  smallest that works and a final loop unbounded where that works.
+- *behaviours*: distinct runs on the board. Carrots: distinct orders of marking the board
+  (`carrots.marks_in_order`; whole state sequences would be infinitely many, see gridbot.solve.carrots.every),
+  counted over EVERY program of par tokens by gridbot.solve.carrots.every, not only the listed ones (so it may
+  exceed `programs`); when that count runs out of work or time it is a lower bound, marked capped. Other games:
+  the listed programs told apart by the sequence of states the simulator goes through (`states` of the game
+  module, gridbot.games.protocol.Extras), to the end of the run. Light-Bot's and RoboZZle's searches keep one of
+  programs whose runs differ (`L L` and `R R` are one; RoboZZle's runs of turns in one order), so their count
+  is a lower bound, always marked capped: `behaviours == 1` with `behaviours_capped` False is a proof of one
+  optimal behaviour, and nothing else is.
 - *longer*: the solutions of exactly par + 1 as the same exact search lists them at that length, each once,
   capped as the programs are (a game whose search has no such listing: None).
 - *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
@@ -40,6 +50,7 @@ from typing import Any
 
 from gridbot import games
 from gridbot.deadline import Clock, Progress, Timeout, check_time_limit, reading
+from gridbot.errors import WrongAnswer
 from gridbot.result import Status
 from gridbot.solve import StopEvent, solver
 from gridbot.solve import solve as solve_level
@@ -123,8 +134,12 @@ class Listing:
 
 
 def behaviour(game: Any, level: Any, solution: Any) -> Hashable:
-    """The key of a winning solution's run: the states the simulator goes through (the game's `states`, which end
+    """The key of a winning solution's run: for Carrots the order in which it marks the board
+    (`carrots.marks_in_order`: its states would make infinitely many runs of one program whose loop counts grow,
+    see gridbot.solve.carrots.every); else the states the simulator goes through (the game's `states`, which end
     at the win); the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
+    if game.NAME == "carrots":
+        return game.marks_in_order(level, solution)
     states = games.optional(game, "states")
     if states is None:
         return str(solution)
@@ -216,6 +231,21 @@ UNIQUE = frozenset({"bender"})
 NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
 
 
+def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
+    """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`."""
+    from gridbot.solve.carrots.every import behaviours
+
+    return behaviours(level, par, most, clock)
+
+
+# games whose searches list one program of several whose runs differ (Light-Bot's cut 1 keeps `R R` for `L L`;
+# RoboZZle's cut 6 keeps `L L` for `R R` and one order of a run of turns): their behaviours are a lower bound
+MERGED = frozenset({"lightbot", "robozzle"})
+# games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every): a
+# listing keeps one program of each class its search treats as one, and programs of one class may run apart
+EXACT: dict[str, Callable[[Any, int, int, Clock], Any]] = {"carrots": _carrots_every}
+
+
 # ---------------------------------------------------------------- the analysis
 
 
@@ -263,6 +293,7 @@ def analyze(
     more: int | None = None
     more_capped = False
     need: tuple[tuple[str, bool], ...] | None = None
+    every: Any = None  # the exact count of behaviours, where the game has one and it ran
     if proven and par is not None:
         left = None if limit is None else max(0.0, limit - (time.monotonic() - started))
         clock = Clock(left or None, progress) if left != 0 else None
@@ -275,6 +306,10 @@ def analyze(
                         candidates += found.candidates
                         solutions = list(found.solutions) or solutions
                         capped = found.capped
+            if game.NAME in EXACT and clock is not None:
+                with contextlib.suppress(Timeout):
+                    every = EXACT[game.NAME](level, par, cap, clock)
+                    candidates += every.work
             if longer and listing is not None and clock is not None:
                 with contextlib.suppress(Timeout):
                     found = listing(level, par + 1, cap, clock)
@@ -290,6 +325,19 @@ def analyze(
     for solution in solutions:
         completes(game, level, name, solution)
     keys = {behaviour(game, level, s) for s in solutions}
+    behaviours_capped = capped
+    if every is not None:
+        for program, key in zip(every.programs, every.keys, strict=True):
+            completes(game, level, name, program)
+            if behaviour(game, level, program) != key:
+                raise WrongAnswer(f"{name}: {program} does not behave as the exact count says")
+        if every.complete and not keys <= set(every.keys):
+            raise WrongAnswer(f"{name}: the exact count of behaviours misses one of the listed programs")
+        keys |= set(every.keys)
+        behaviours_capped = not every.complete or len(keys) > cap
+    elif game.NAME in EXACT or game.NAME in MERGED:
+        behaviours_capped = True  # the listing's count, a lower bound (no time left for the exact count, or merged)
+    keys_count = min(len(keys), cap)
     return Analysis(
         level=name,
         game=game.NAME,
@@ -298,8 +346,8 @@ def analyze(
         excluded=excluded,
         programs=len(solutions),
         programs_capped=capped,
-        behaviours=len(keys),
-        behaviours_capped=capped,
+        behaviours=keys_count,
+        behaviours_capped=behaviours_capped,
         examples=tuple(str(s) for s in solutions[:EXAMPLES]),
         longer=more,
         longer_capped=more_capped,
@@ -309,4 +357,4 @@ def analyze(
     )
 
 
-__all__ = ["EXAMPLES", "LISTINGS", "NEEDED", "UNIQUE", "Analysis", "Listing", "analyze", "behaviour"]
+__all__ = ["EXACT", "EXAMPLES", "LISTINGS", "NEEDED", "UNIQUE", "Analysis", "Listing", "analyze", "behaviour"]
