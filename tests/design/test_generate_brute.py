@@ -45,8 +45,14 @@ def visit_orders(level: carrots.Level, n: int) -> set[tuple[int, ...]]:
     for body in bodies(n):
         program = Program(body)
         if carrots.run(level, program).verdict.won:
-            found.add(tuple(dict.fromkeys(square for square, _ in carrots.states(level, program))))
+            found.add(order(level, program))
     return found
+
+
+def order(level: carrots.Level, program: Program) -> tuple[int, ...]:
+    """The squares in the order the run first stands on them, the start first (a program that turns before its
+    first hop stands on the start in its first state, one that hops does not: the same order)."""
+    return tuple(dict.fromkeys([level.start, *(square for square, _ in carrots.states(level, program))]))
 
 
 @pytest.mark.parametrize(("par", "size", "seed"), [(3, (4, 3), 1), (4, (4, 4), 1), (4, (5, 4), 2), (4, (4, 3), 3)])
@@ -57,7 +63,7 @@ def test_carrots_unique_levels_have_one_way_at_par_and_none_shorter(par, size, s
         orders = visit_orders(level, par)
         assert len(orders) == 1, (str(level), orders)
         example = Program.parse(made.analysis.examples[0])
-        assert tuple(dict.fromkeys(s for s, _ in carrots.states(level, example))) in orders
+        assert order(level, example) in orders
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -158,10 +164,9 @@ def robozzle_winners(level: robozzle.Level, n: int) -> dict[str, tuple]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_robozzle_unique_puzzles_have_one_behaviour_at_par_and_nothing_shorter(seed):
-    for made in gridbot.generate("robozzle", 3, size=(5, 5), unique=True, count=2, seed=seed):
+def test_robozzle_puzzles_have_their_par_and_nothing_shorter(seed):
+    for made in gridbot.generate("robozzle", 3, size=(5, 5), count=2, seed=seed):
         level = made.level
         assert all(not robozzle_winners(level, n) for n in range(1, 3))
         winners = robozzle_winners(level, 3)
-        assert len(set(winners.values())) == 1, (str(level), winners)
         assert set(made.analysis.examples) <= set(winners)

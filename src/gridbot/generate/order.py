@@ -190,10 +190,19 @@ def _carrots_candidate(order: Order, fill: float, seed: int) -> Any:
     return random_level(order.width, order.height, seed, fill=min(1.0, max(1e-6, fill + jitter)), marked=0.0)
 
 
+def _no_unique(order: Order) -> None:
+    """Light-Bot's and RoboZZle's exact searches keep one of several optimal programs that run differently (`R R`
+    for `L L`, one order of commuting turns; gridbot.solve.analyze.MERGED), so no count proves one behaviour."""
+    if order.unique:
+        raise OrderError(f"--unique is not offered for {order.game}: its search keeps one of several optimal "
+                         "programs that turn differently, so one optimal behaviour cannot be proven")  # fmt: skip
+
+
 def _lightbot_check(order: Order) -> None:
     from gridbot.games.lightbot import LIMITS, MAX_SIDE
 
     _no_path_options(order)
+    _no_unique(order)
     _side_check(order, 1, MAX_SIDE, 2)
     most = sum(LIMITS.values())
     parts = ", ".join(f"{part} {slots}" for part, slots in LIMITS.items())
@@ -213,6 +222,7 @@ def _robozzle_check(order: Order) -> None:
     from gridbot.games.robozzle import MAX_SIDE, MAX_TOTAL_SLOTS
 
     _no_path_options(order)
+    _no_unique(order)
     _side_check(order, 1, MAX_SIDE, 2)
     _par_check(order, MAX_TOTAL_SLOTS, f"a program has at most {MAX_TOTAL_SLOTS} slots")
 
@@ -488,7 +498,7 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
     if game.Level.parse(str(named), name=name) != named:  # a generator's level that does not read back: a bug
         raise AssertionError(f"a {order.game} level made to order does not read back from its text:\n{named}")
     cap = UNIQUE_CAP if order.unique and not maker.unique_by_paths else 1
-    analysis = _analyze(named, cap, halt)
+    analysis = _analyze(named, cap, halt, order.unique)
     if order.none:
         return Made(named, analysis, tried) if analysis.status is Status.UNSOLVABLE else None
     if analysis.status is not Status.OPTIMAL or analysis.par is None:
@@ -505,14 +515,14 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
                 return None
         else:
             if analysis.programs_capped and analysis.behaviours == 1:  # more programs: do they all behave alike?
-                analysis = _analyze(named, LISTED_CAP, halt)
+                analysis = _analyze(named, LISTED_CAP, halt, True)
             if analysis.programs_capped or analysis.behaviours_capped or analysis.behaviours != 1:
                 return None
     return Made(named, analysis, tried)
 
 
-def _analyze(level: Any, cap: int, halt: _Halt) -> Analysis:
-    analysis = analyze(level, cap=cap, longer=False, needed=False, stop=halt)
+def _analyze(level: Any, cap: int, halt: _Halt, exact: bool) -> Analysis:
+    analysis = analyze(level, cap=cap, longer=False, needed=False, exact=exact, stop=halt)
     if halt.is_set():
         raise Stopped("stopped")
     return analysis

@@ -256,6 +256,7 @@ def analyze(
     cap: int = 100,
     longer: bool = True,
     needed: bool = True,
+    exact: bool = True,
     progress: Progress | None = None,
     stop: StopEvent | None = None,
     workers: int | None = None,
@@ -264,7 +265,10 @@ def analyze(
 
     `time_limit` (seconds, None: until done) covers the whole analysis; `cap` bounds each count (at most the
     solver's own cap of listed solutions, 100; a count that reaches it says so); `longer` and `needed` ask for
-    those counts (False: they are None); `progress` hears the solver's reports; `stop` ends every search early
+    those counts (False: they are None); `exact` (default) counts the behaviours over every program of the par
+    where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8, skipped
+    when the listed programs already show more than `cap`); False: among the listed programs only, a lower bound
+    (`behaviours_capped`), as levels made to order without `unique` ask; `progress` hears the solver's reports; `stop` ends every search early
     as the time limit does; `workers` is handed to a solver that takes it. Raises ValueError for a bad limit or
     cap, GridbotError for what is not a level, WrongAnswer when a counted solution fails the simulator (a bug).
     """
@@ -306,7 +310,8 @@ def analyze(
                         candidates += found.candidates
                         solutions = list(found.solutions) or solutions
                         capped = found.capped
-            if game.NAME in EXACT and clock is not None:
+            listed = {behaviour(game, level, s) for s in solutions} if exact and game.NAME in EXACT else set()
+            if exact and game.NAME in EXACT and clock is not None and len(listed) <= cap:
                 with contextlib.suppress(Timeout):
                     every = EXACT[game.NAME](level, par, cap, clock)
                     candidates += every.work
