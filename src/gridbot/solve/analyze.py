@@ -268,9 +268,10 @@ def analyze(
     those counts (False: they are None); `exact` (default) counts the behaviours over every program of the par
     where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8, skipped
     when the listed programs already show more than `cap`); False: among the listed programs only, a lower bound
-    (`behaviours_capped`), as levels made to order without `unique` ask; `progress` hears the solver's reports; `stop` ends every search early
-    as the time limit does; `workers` is handed to a solver that takes it. Raises ValueError for a bad limit or
-    cap, GridbotError for what is not a level, WrongAnswer when a counted solution fails the simulator (a bug).
+    (`behaviours_capped`), as levels made to order without `unique` ask; `progress` hears the solver's reports;
+    `stop` ends every search early as the time limit does; `workers` is handed to a solver that takes it. Raises
+    ValueError for a bad limit or cap, GridbotError for what is not a level, WrongAnswer when a counted solution
+    fails the simulator (a bug).
     """
     started = time.monotonic()
     limit = check_time_limit(time_limit)
