@@ -292,3 +292,12 @@ def test_lightbot_names_the_line_of_a_bad_character_in_the_text() -> None:
     with pytest.raises(LevelError) as info:
         lightbot.Level.parse("00\n00\n\n>.\n.\t")
     assert (info.value.line, info.value.column) == (5, 2)
+
+
+def test_a_pellet_board_read_with_a_header_equals_its_text_without_one() -> None:
+    """`first_line` says where the rows were read from (for messages), not what the board is."""
+    from gridbot.games import pellet
+
+    headed = pellet.Level.parse("1 1\nS")
+    assert headed.first_line == 2 and pellet.Level.parse(str(headed)) == headed
+    assert hash(pellet.Level.parse(str(headed))) == hash(headed)

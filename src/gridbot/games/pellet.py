@@ -19,7 +19,7 @@ outside: a Hamiltonian path of the open cells, starting at `S`, ending anywhere.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -60,13 +60,15 @@ class Level(Pictured):
     """An immutable board: `rows` padded with walls to a rectangle, `start` = (row, column), 0-based.
 
     `first_line` is the text line of row 0 (2 when a `W H` header came first), so
-    that messages name the lines of the text that was read.
+    that messages name the lines of the text that was read; it is where the board
+    was read from, not part of the board, so equal boards compare equal whether
+    or not their text had a header.
     """
 
     rows: tuple[str, ...]
     start: tuple[int, int]
     name: str = ""
-    first_line: int = 1
+    first_line: int = field(default=1, compare=False)
 
     @classmethod
     def parse(cls, text: str, name: str = "<level>") -> Level:
