@@ -276,6 +276,25 @@ class Run(PicturedRun):
         return list(itertools.islice(steps(self.level, self.program), limit))
 
 
+CALLS = "12"  # the commands that call a procedure; the others act on the robot (`act`)
+
+
+def act(level: Level, index: dict[Position, int], position: Position, facing: int, lit: int, op: str
+        ) -> tuple[Position, int, int]:  # fmt: skip
+    """The robot after one command that is not a call: (position, facing, lights lit as bits in the order of
+    `index`, each light's position to its bit). The one place the rules of F, J, L, R and X are written: the
+    simulator and the search for several levels at once (gridbot.solve.together) both step through it."""
+    if op in "FJ":
+        return level.move(position, facing, op), facing, lit
+    if op == "L":
+        return position, (facing - 1) % 4, lit
+    if op == "R":
+        return position, (facing + 1) % 4, lit
+    if position in index:  # X on a light toggles it; on a plain tile it does nothing
+        return position, facing, lit ^ 1 << index[position]
+    return position, facing, lit
+
+
 def _execute(level: Level, program: Program) -> Iterator[tuple[Step | None, tuple, int]]:
     """The machine: yields (step or None at a fetch, control state, stack height) until main ends.
 
@@ -297,18 +316,11 @@ def _execute(level: Level, program: Program) -> Iterator[tuple[Step | None, tupl
         yield None, (position, facing, lit, proc, pc), len(stack)
         op = body[pc]
         pc += 1
-        if op in "FJ":
-            position = level.move(position, facing, op)
-        elif op == "L":
-            facing = (facing - 1) % 4
-        elif op == "R":
-            facing = (facing + 1) % 4
-        elif op == "X":
-            if position in index:
-                lit ^= 1 << index[position]
-        else:
+        if op in CALLS:
             stack.append((proc, pc))
             proc, pc = int(op), 0
+        else:
+            position, facing, lit = act(level, index, position, facing, lit, op)
         number += 1
         yield Step(number, op, position, facing, lit, len(stack)), (position, facing, lit, proc, pc), len(stack)
 

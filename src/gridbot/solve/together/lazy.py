@@ -177,20 +177,13 @@ class LightbotSearch(LazySearch):
                     seen[key] = height
                     at_height[height] = key
                 pc += 1
-                if op in "FJ":
-                    position = level.move(position, facing, op)
-                elif op == "L":
-                    facing = (facing - 1) % 4
-                elif op == "R":
-                    facing = (facing + 1) % 4
-                elif op == "X":
-                    if position in index:
-                        lit ^= 1 << index[position]
-                        if lit == full:
-                            return "won"
-                else:
+                if op in lightbot.CALLS:
                     stack.append((proc, pc))
                     proc, pc = int(op), 0
+                    continue
+                position, facing, lit = lightbot.act(level, index, position, facing, lit, op)
+                if lit == full:
+                    return "won"
         finally:
             st[0], st[1], st[2], st[3], st[4] = position, facing, lit, proc, pc
 
