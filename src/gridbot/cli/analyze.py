@@ -62,7 +62,8 @@ def analyze(
     For each level: the proven par (or, under --time-limit, the best found and
     the lengths excluded); how many optimal solutions it has, as distinct
     canonical programs (as the solver's exact search lists them) and as distinct
-    behaviours (runs through different states), up to --cap; how many one
+    behaviours (Carrots: orders of marking the squares, over every program;
+    the others: runs through different states), up to --cap; how many one
     longer than par; which functions, procedures or loops the par needs; the
     candidates and seconds the searches took. A few optimal solutions are shown
     under the table. GAME alone analyses every bundled level of the game's main
