@@ -25,8 +25,6 @@ from gridbot.web.app import create_app
 
 from .web_server import serve
 
-pytestmark = pytest.mark.clock  # every test here measures time: run alone, not beside others
-
 # A level whose proof takes far longer than any test here waits (the solver needs minutes for it).
 LONG = str(random_level(14, 14, 1))
 CARROTS_12 = "R LOOP{R LOOP(4){LOOP(3){F} R} F}"
@@ -329,6 +327,7 @@ def test_cancel_kills_the_worker_and_its_group(client):
     assert error_of(client.delete("/api/solve/nosuchjob"), 404)["kind"] == "solve"
 
 
+@pytest.mark.clock  # measures wall time: run alone, not beside others
 def test_time_limit_ends_the_worker():
     with TestClient(create_app(max_solves=1)) as one:
         started = time.monotonic()
@@ -341,6 +340,7 @@ def test_time_limit_ends_the_worker():
             assert carrots.run(carrots.Level.parse(LONG), state["solution"]).verdict.won
 
 
+@pytest.mark.clock  # measures wall time: run alone, not beside others
 def test_hundred_runs_answered_while_a_solve_runs():
     with serve(max_solves=1) as (base, _):
         sync = httpx.Client(base_url=base, timeout=60)

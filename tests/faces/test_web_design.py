@@ -18,8 +18,6 @@ from gridbot.web.app import create_app
 
 from .test_web import LONG, error_of, gone
 
-pytestmark = pytest.mark.clock  # the tests of jobs measure time: run alone, not beside others
-
 
 @pytest.fixture(scope="module")
 def client():

@@ -509,6 +509,27 @@ class Run(PicturedRun):
         return self.verdict.step
 
 
+def act(level: Level, position: Position, facing: int, colours: list[list[str]], stars: set[Position], op: str
+        ) -> tuple[Position, int]:  # fmt: skip
+    """The robot after one action (F, L, R or a paint): (position, facing). A move onto a tile collects its star
+    (`stars` loses it); a paint colours the tile under the robot (`colours`, rows of one-letter colours, changes).
+    A move off the board returns a position where `level.tile` is False (the run is lost). The one place the
+    rules of the actions are written: the simulator and the search for several puzzles at once
+    (gridbot.solve.together) both step through it."""
+    if op == "F":
+        dr, dc = Direction(facing).delta
+        position = (position[0] + dr, position[1] + dc)
+        if level.tile(position):
+            stars.discard(position)
+        return position, facing
+    if op == "L":
+        return position, (facing - 1) % 4
+    if op == "R":
+        return position, (facing + 1) % 4
+    colours[position[0]][position[1]] = op[1]
+    return position, facing
+
+
 def _machine(level: Level, program: Program, stack_cap: int) -> Iterator[tuple[Step | None, str]]:
     """Yields (step, '') per action, then (last step or None, why it ended): 'won', 'fell off the board',
     'the program ended', 'out of actions' or 'stack overflow'. At most MAX_ACTIONS actions, and O(slots) work
@@ -544,24 +565,13 @@ def _machine(level: Level, program: Program, stack_cap: int) -> Iterator[tuple[S
                 f, pc = int(command.op) - 1, 0
             continue
         actions += 1
-        op = command.op
-        if op == "F":
-            dr, dc = Direction(facing).delta
-            r, c = r + dr, c + dc
-            if not level.tile((r, c)):  # the last step shows the robot gone
-                last = Step(
-                    actions, f + 1, slot, str(command), (r, c), facing, snapshot, tuple(sorted(stars)), len(stack)
-                )
-                yield last, ""
-                yield last, "fell off the board"
-                return
-            stars.discard((r, c))
-        elif op == "L":
-            facing = (facing - 1) % 4
-        elif op == "R":
-            facing = (facing + 1) % 4
-        else:
-            colours[r][c] = op[1]
+        (r, c), facing = act(level, (r, c), facing, colours, stars, command.op)
+        if not level.tile((r, c)):  # the last step shows the robot gone
+            last = Step(actions, f + 1, slot, str(command), (r, c), facing, snapshot, tuple(sorted(stars)), len(stack))
+            yield last, ""
+            yield last, "fell off the board"
+            return
+        if command.op[0] == "P":
             snapshot = tuple(map("".join, colours))
         last = Step(actions, f + 1, slot, str(command), (r, c), facing, snapshot, tuple(sorted(stars)), len(stack))
         yield last, ""

@@ -41,7 +41,6 @@ from typing import Any
 
 from gridbot.deadline import Clock
 from gridbot.games import lightbot, robozzle
-from gridbot.grid import Direction
 
 END = "end"
 
@@ -294,18 +293,9 @@ class RobozzleSearch(LazySearch):
                     f, pc = g, 0
                     continue
                 actions += 1
-                if op == "F":
-                    dr, dc = Direction(facing).delta
-                    r, c = r + dr, c + dc
-                    if not level.tile((r, c)):
-                        return None
-                    stars.discard((r, c))
-                elif op == "L":
-                    facing = (facing - 1) % 4
-                elif op == "R":
-                    facing = (facing + 1) % 4
-                else:
-                    colours[r][c] = op[1]
+                (r, c), facing = robozzle.act(level, (r, c), facing, colours, stars, op)
+                if not level.tile((r, c)):
+                    return None  # fell off the board
                 if not stars:
                     return "won"
                 if actions == robozzle.MAX_ACTIONS:
