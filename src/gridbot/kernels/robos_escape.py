@@ -62,7 +62,9 @@ S_WORK = 31  # commands executed, over all calls: a call also pauses after a bud
 # a share of the tree for one of several workers: an option applied at decision depth S_SPLIT_DEPTH is kept
 # by worker S_WORKER of S_WORKERS only when the hash of the options on its path (split_owner) says so
 S_SPLIT_DEPTH, S_WORKER, S_WORKERS = 32, 33, 34
-N_SCALARS = 35
+# how many function names a program may use (NAMES: every one; fewer: a smaller language, e.g. 0 for none)
+S_MAX_NAMES = 35
+N_SCALARS = 36
 SPLIT_MOD = 1_000_000_007  # the path hash is kept below this, so the compiled kernel and its twin agree
 
 # frame columns beyond the registers
@@ -222,7 +224,7 @@ def search(
                     else:
                         name = (k - 6) // 3 + 1
                         what = (k - 6) % 3
-                        if name > min(names + 1, NAMES):  # rule 3: a new name is the next number
+                        if name > min(names + 1, sc[S_MAX_NAMES]):  # rule 3: a new name is the next number
                             k = SLOT_OPTIONS
                             break
                         if what == 0:

@@ -26,13 +26,28 @@ where the game has them, the counts below; every solution it counts is re-run by
   is a lower bound, always marked capped: `behaviours == 1` with `behaviours_capped` False is a proof of one
   optimal behaviour, and nothing else is.
 - *longer*: the solutions of exactly par + 1 as the same exact search lists them at that length, each once,
-  capped as the programs are (a game whose search has no such listing: None).
+  capped as the programs are, each re-run by the simulator (a game whose search has no such listing: None).
+  Light-Bot's and RoboZZle's search of a length meets the programs of at most that length (one per walk for
+  Light-Bot, slots never reached left empty for RoboZZle), and skips those with an equivalent of no more tokens;
+  the ones of exactly par + 1 are counted (gridbot.solve.lightbot_listing, gridbot.solve.robozzle.exact
+  `of_length`). That search runs in this process: it takes about as long as one more length of the proof.
 - *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
-  par is longer or there is no solution at all); see `NEEDED` for what each game takes away.
+  par is longer or there is no solution at all); see `NEEDED` for what each game takes away. Light-Bot (f1,
+  f2) and RoboZZle (each of F2..F5 the puzzle has; F1 always is) ask the game's own solver on the smaller
+  language, lengths up to the par (Light-Bot's `limits` with that procedure's 0; the puzzle with that
+  function's slots 0): every length up to the par excluded proves it needed, a program of the par proves it
+  not. Light-Bot's f1 and f2 are interchangeable (their limits are equal), so both are needed or neither: True
+  when the par needs two procedures.
 - Bender's answer is determined by the level (his moves, or LOOP): one solution, exactly.
 - Pellet: the Hamiltonian paths from S; the torch cave: the shortest walks (move sequences) from H to T; each
   path is its own behaviour, and none is one longer (gridbot.solve.paths: how they are listed, and why exactly).
-- Robo's Escape's solver proves the best score, not a length; `par` is the length of the program it returns.
+- Robo's Escape's solver proves the best score (40 - tokens + 10 x coins), not a length: `par` is the fewest
+  tokens of a program of the best score, `programs` the programs of the best score its search lists (of any
+  length, up to its cuts' equivalences), `excluded` the lengths with no program of that score. `longer` is None
+  (the search lists no programs one longer: they score less, or need more coins). `needed` is
+  ("functions", ...): whether the best score needs a call or label, asked of the solver without function names
+  (its setting `names` 0), lengths up to the par: needed when no program without them reaches the best score
+  in par tokens.
 - *candidates* and *seconds*: the effort of every search analyze ran, summed.
 
 The counts are exact (the programs of that class, all of them) only when the status is 'optimal' and nothing is
@@ -51,7 +66,7 @@ from typing import Any
 from gridbot import games
 from gridbot.deadline import Clock, Progress, Timeout, check_time_limit, reading
 from gridbot.errors import WrongAnswer
-from gridbot.result import Status
+from gridbot.result import SolveResult, Status
 from gridbot.solve import StopEvent, solver
 from gridbot.solve import solve as solve_level
 from gridbot.solve.check import completes
@@ -217,18 +232,149 @@ def _torch_listing(level: Any, length: int, most: int, clock: Clock) -> Listing:
     return Listing(tuple(Path(m) for m in found.moves), found.capped, found.nodes)
 
 
+def _lightbot_longer(level: Any, length: int, most: int, clock: Clock) -> Listing:
+    """Light-Bot: the programs of exactly `length` commands that the exact search of that length lists
+    (gridbot.solve.lightbot_listing: it meets those of at most `length`, one per walk, and skips those with an
+    equivalent of no more commands)."""
+    from gridbot.solve.lightbot_listing import of_length
+
+    programs, capped, nodes = of_length(level, length, most, clock)
+    return Listing(programs, capped, nodes)
+
+
+def _robozzle_longer(level: Any, length: int, most: int, clock: Clock) -> Listing:
+    """RoboZZle: the programs of exactly `length` slots that the exact search of that length lists, in the
+    canonical forms its cuts keep (gridbot.solve.robozzle.exact.of_length)."""
+    from gridbot.solve.robozzle import DEFAULT
+    from gridbot.solve.robozzle.exact import of_length
+
+    programs, capped, nodes = of_length(level, length, most, clock, DEFAULT)
+    return Listing(programs, capped, nodes)
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What a game's `needed` found: each part and whether the par needs it, and the candidates it searched."""
+
+    parts: tuple[tuple[str, bool], ...]
+    candidates: int
+
+
+def _without(level: Any, par: int, clock: Clock, front: dict[str, Any], **options: Any) -> tuple[SolveResult, bool]:
+    """The game's solver (through the front, `front` its stop and workers) on a smaller language (`level` made
+    smaller, or the solver's `options`), searching the lengths up to `par` with what is left of the clock: the
+    result, and whether it decides that the par needs what was taken away (False: a program of at most `par`
+    wins without it). Timeout when the time runs out before either is proven."""
+    left = clock.left()
+    if left is not None and left <= 0:
+        raise Timeout
+    result = solve_level(level, left, max_length=par, progress=clock.progress, **front, **options)
+    if result.solution is not None and result.length is not None and result.length <= par:
+        return result, False
+    if result.status == Status.UNSOLVABLE or result.proven_impossible >= par:
+        return result, True
+    raise Timeout
+
+
+def _lightbot_needed(level: Any, result: SolveResult, clock: Clock, front: dict[str, Any]) -> Needs:
+    """Light-Bot: is f1, is f2 needed? The solver with that procedure's limit 0 (its setting `limits`: not
+    callable then), lengths up to the par. Without f1, a program's f2 renamed f1 is one without f2 when their
+    limits are equal (as the game's are), so one search answers both then: the two are needed together, when
+    the par needs both procedures."""
+    import dataclasses
+
+    from gridbot.games.lightbot import LIMITS
+    from gridbot.solve.lightbot import DEFAULT
+
+    par = result.length or 0
+    known: dict[tuple[int, ...], bool] = {}
+    parts, spent = [], 0
+    for k, name in ((1, "f1"), (2, "f2")):
+        limits = [LIMITS["main"], LIMITS["f1"], LIMITS["f2"]]
+        limits[k] = 0
+        key = (limits[0], *sorted(limits[1:]))
+        if key not in known:
+            if par == 0:
+                known[key] = False
+            else:
+                settings = dataclasses.replace(DEFAULT, limits=tuple(limits))
+                found, known[key] = _without(level, par, clock, front, settings=settings)
+                spent += int(found.stats.get("candidates", 0) or 0)
+        parts.append((name, known[key]))
+    return Needs(tuple(parts), spent)
+
+
+def _robozzle_needed(level: Any, result: SolveResult, clock: Clock, front: dict[str, Any]) -> Needs:
+    """RoboZZle: is each of F2..F5 that the puzzle has needed? The same puzzle with that function's slots 0
+    (then no call of it is offered), lengths up to the par; F1, where the run starts, always is (not listed).
+    Functions of as many slots are interchangeable (the search's cut 2), so puzzles without one or the other are
+    one question, asked once."""
+    import dataclasses
+
+    par = result.length or 0
+    known: dict[tuple[int, ...], bool] = {}
+    parts, spent = [], 0
+    for g in range(1, len(level.slots)):
+        if not level.slots[g]:
+            continue
+        slots = tuple(0 if f == g else n for f, n in enumerate(level.slots))
+        key = (slots[0], *sorted(slots[1:]))
+        if key not in known:
+            found, known[key] = _without(dataclasses.replace(level, slots=slots), par, clock, front)
+            spent += int(found.stats.get("candidates", 0) or 0)
+        parts.append((f"F{g + 1}", known[key]))
+    return Needs(tuple(parts), spent)
+
+
+def _robos_needed(level: Any, result: SolveResult, clock: Clock, front: dict[str, Any]) -> Needs:
+    """Robo's Escape: does the best score need a function (a call or a label)? The solver with no function names
+    (its setting `names` 0: F L R G X and `.` alone), lengths up to the par: needed when no such program of at
+    most par tokens reaches the best score (without one, the best score is lower, or takes more tokens)."""
+    import dataclasses
+
+    from gridbot.solve.robos_escape import DEFAULT
+
+    score = result.stats["score"]
+    left = clock.left()
+    if left is not None and left <= 0:
+        raise Timeout
+    settings = dataclasses.replace(DEFAULT, names=0)
+    par = result.length or 0
+    found = solve_level(level, left, max_length=par, progress=clock.progress, settings=settings, **front)
+    spent = int(found.stats.get("candidates", 0) or 0)
+    if found.solution is not None and found.stats.get("score") == score:
+        return Needs((("functions", False),), spent)
+    if found.status in (Status.OPTIMAL, Status.UNSOLVABLE) or found.stats.get("searched_up_to", 0) >= par:
+        return Needs((("functions", True),), spent)
+    raise Timeout
+
+
+def _carrots_needs(level: Any, result: SolveResult, clock: Clock, front: dict[str, Any]) -> Needs:
+    """Carrots: is LOOP needed (_carrots_needed, no search of the solver's)?"""
+    return Needs(_carrots_needed(level, result.length or 0, clock), 0)
+
+
 # a game's listing of the solutions of one length, at most `most` (its programs and its `longer` count); a game
-# without one lists the optimal solutions through the front (`all_solutions`) and has no `longer` count
+# without one lists the optimal solutions through the front (`all_solutions`); LONGER: a game whose optimal
+# solutions the front lists, and whose solutions one longer its search lists
 Lister = Callable[[Any, int, int, Clock], Listing]
-Needed = Callable[[Any, int, Clock], tuple[tuple[str, bool], ...]]
+# a game's answer to "does the par need this function, procedure or loop?", given the level, the proven
+# solve, the clock for what is left, and the front's options for the solves it runs (stop, workers)
+Needed = Callable[[Any, SolveResult, Clock, dict[str, Any]], Needs]
 LISTINGS: dict[str, Lister] = {
     "carrots": _carrots_listing,
     "pellet": _pellet_listing,
     "torch_cave": _torch_listing,
 }
+LONGER: dict[str, Lister] = {"lightbot": _lightbot_longer, "robozzle": _robozzle_longer}
 # games whose answer is determined, so that the one found is the only one: Bender's journey
 UNIQUE = frozenset({"bender"})
-NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
+NEEDED: dict[str, Needed] = {
+    "carrots": _carrots_needs,
+    "lightbot": _lightbot_needed,
+    "robozzle": _robozzle_needed,
+    "robos_escape": _robos_needed,
+}
 
 
 def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
@@ -316,14 +462,19 @@ def analyze(
                 with contextlib.suppress(Timeout):
                     every = EXACT[game.NAME](level, par, cap, clock)
                     candidates += every.work
-            if longer and listing is not None and clock is not None:
+            if needed and game.NAME in NEEDED and clock is not None:  # first: cheaper than par + 1, as a rule
                 with contextlib.suppress(Timeout):
-                    found = listing(level, par + 1, cap, clock)
+                    needs = NEEDED[game.NAME](level, result, clock, {"stop": stop, **options})
+                    need = needs.parts
+                    candidates += needs.candidates
+            lister = listing or LONGER.get(game.NAME)
+            if longer and lister is not None and clock is not None:
+                with contextlib.suppress(Timeout):
+                    found = lister(level, par + 1, cap, clock)
                     candidates += found.candidates
+                    for solution in found.solutions:
+                        completes(game, level, name, solution)
                     more, more_capped = len(found.solutions), found.capped
-            if needed and game.NAME in NEEDED and clock is not None:
-                with contextlib.suppress(Timeout):
-                    need = NEEDED[game.NAME](level, par, clock)
     if proven and not lists and listing is None and game.NAME not in UNIQUE:
         capped = True  # one path returned, none counted: there may be more (a lower bound)
     capped = capped or len(solutions) > cap
@@ -363,4 +514,16 @@ def analyze(
     )
 
 
-__all__ = ["EXACT", "EXAMPLES", "LISTINGS", "NEEDED", "UNIQUE", "Analysis", "Listing", "analyze", "behaviour"]
+__all__ = [
+    "EXACT",
+    "EXAMPLES",
+    "LISTINGS",
+    "LONGER",
+    "NEEDED",
+    "UNIQUE",
+    "Analysis",
+    "Listing",
+    "Needs",
+    "analyze",
+    "behaviour",
+]

@@ -156,6 +156,7 @@ its pure-Python twin.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -207,6 +208,10 @@ class Settings:
     jump: int = 1
     paths_share: float = 0.5  # of the look-ahead's first turn: pieces of winning walks (gridbot.solve.lightbot_paths)
     paths_max: float = 30.0  # ...and seconds at most
+    # the most commands of main, f1 and f2 (None: the game's LIMITS); a procedure of 0 is not called. A smaller
+    # language for analyze's question "does the par need f2?" (gridbot.solve.analyze). f1 and f2 must take as many
+    # commands, or one of them none: cut 3 names the procedures in the order of their first call
+    limits: tuple[int, int, int] | None = None
 
 
 DEFAULT = Settings()
@@ -226,14 +231,15 @@ class Tables:
     lim: np.ndarray
 
 
-def tables(level: Level) -> Tables:
-    """The level as the kernel reads it (kern.board_arrays) plus the lights reachable from each tile. O(cells)."""
+def tables(level: Level, limits: tuple[int, int, int] | None = None) -> Tables:
+    """The level as the kernel reads it (kern.board_arrays) plus the lights reachable from each tile, with the
+    slot `limits` of main, f1 and f2 (None: LIMITS). O(cells)."""
     if len(level.lights) > MAX_LIGHTS:
         raise GridbotError(
             f"the Light-Bot solver handles at most {MAX_LIGHTS} lights; this level has {len(level.lights)}"
         )
     mv, light, full, start, facing = kern.board_arrays(level)
-    lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
+    lim = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]] if limits is None else limits, np.int64)
     return Tables(mv, kern.state_table(mv), light, lights_in_reach(mv, light), full, start, facing, lim)
 
 
@@ -435,7 +441,7 @@ class _Guesser:
         """Has the narrowed search ended every length from `first` below the best program known (or every
         length there is)?"""
         nxt = max(first, self.next)
-        return nxt > MAX_TOTAL or (self.best is not None and nxt >= self.best.tokens)
+        return nxt > int(self.t.lim.sum()) or (self.best is not None and nxt >= self.best.tokens)
 
     def paths(self, seconds: float, tick: Any = None) -> None:
         """Once per solve: the program from pieces of winning walks, in at most `seconds` (`tick()` is called
@@ -444,6 +450,8 @@ class _Guesser:
             return
         self.paths_tried = True
         found = lightbot_paths.from_paths(self.level, seconds=seconds, tick=tick, max_bytes=self.budget)
+        if found is not None and not fits(found, self.t.lim):  # built for the game's limits, not smaller ones
+            found = None
         if found is not None and (self.best is None or found.tokens < self.best.tokens):
             self.best = _checked(self.level, [found], tick)[0]
 
@@ -474,6 +482,11 @@ class _Guesser:
             report(self.nodes)
             if time.monotonic() >= stop:
                 return
+
+
+def fits(program: Program, lim: Any) -> bool:
+    """Do the program's main, f1 and f2 keep within the limits `lim` (three numbers)? O(1)."""
+    return all(len(program.body(p)) <= int(lim[p]) for p in range(3))
 
 
 def _checked(level: Level, programs: Any, tick: Any = None) -> list[Program]:
@@ -548,6 +561,11 @@ def solve(
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     settings = DEFAULT if settings is None else settings
+    limits = check_limits(settings.limits)
+    if limits[1] == 0 < limits[2]:  # f2 alone: searched as f1 (cut 3 calls f1 first), renamed back
+        mirror = dataclasses.replace(settings, limits=(limits[0], limits[2], 0))
+        result = solve(level, time_limit, all_solutions, progress, max_length, jit, workers, executor, mirror)
+        return _renamed(result)
     if not level.lights:
         return SolveResult(NAME, level.name, Status.OPTIMAL, Program(""), 0, clock.seconds, 0, {"candidates": 0})
     if not deepening.can_load(clock, jit, NAME, settings.schedule):
@@ -555,16 +573,47 @@ def solve(
         return SolveResult(NAME, level.name, Status.TIMEOUT, None, None, clock.seconds, 1, {"reason": reason})
     if jit:
         warm_up()
-    t = tables(level)
+    t = tables(level, limits)
+    total = sum(limits)
     if not one_walk_can_light_all(t):
         stats = {"candidates": 0, "reason": "no walk stands on every light (they are not on one path of the moves)"}
-        return SolveResult(NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, MAX_TOTAL + 1, stats)
-    limit = MAX_TOTAL if max_length is None else min(max_length, MAX_TOTAL)
+        return SolveResult(NAME, level.name, Status.UNSOLVABLE, None, None, clock.seconds, total + 1, stats)
+    limit = total if max_length is None else min(max_length, total)
     cores = workers_mod.cores() if workers is None else max(1, workers)
     # bytes per search, read once: one search per worker of a machine, and the look-ahead's
     budget = memory_budget(1 / (cores + 1) if executor is None else executor.memory_share)
     lengths = _Lengths(level, t, all_solutions, jit, budget, settings)
     return deepening.Deepening(lengths, clock, cores, executor, jit).run(limit)
+
+
+def check_limits(limits: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """The slot limits of main, f1 and f2 a search takes (None: LIMITS); ValueError for others: each 0 to 12
+    (a body's room in the kernel), main at least 1, and f1 and f2 equal or one of them 0 (cut 3 renames them)."""
+    if limits is None:
+        return LIMITS["main"], LIMITS["f1"], LIMITS["f2"]
+    main, f1, f2 = limits
+    if not all(isinstance(n, int) and 0 <= n <= kern.GAPS_PER_BODY - 1 for n in limits) or main < 1:
+        raise ValueError(f"Light-Bot's limits are 1..12 commands of main and 0..12 of f1 and f2, not {limits}")
+    if f1 != f2 and 0 not in (f1, f2):
+        raise ValueError(f"f1 and f2 must take as many commands, or one of them none (cut 3), not {limits}")
+    return main, f1, f2
+
+
+def _renamed(result: SolveResult) -> SolveResult:
+    """A result of the search with f1 for f2 (limits f1 = 0 < f2, solved as their mirror), in the names asked:
+    each program's f1 becomes f2 and its calls of 1 calls of 2."""
+
+    def rename(program: Program | None) -> Program | None:
+        if program is None:
+            return None
+        main, f1, f2 = (body.translate(_SWAP) for body in (program.main, program.f1, program.f2))
+        return Program(main, f2, f1)
+
+    solutions = tuple(rename(p) for p in result.solutions)
+    return dataclasses.replace(result, solution=rename(result.solution), solutions=solutions)
+
+
+_SWAP = str.maketrans("12", "21")
 
 
 class _Lengths(deepening.Lengths):
@@ -578,7 +627,10 @@ class _Lengths(deepening.Lengths):
         self.t = t
         self.budget = budget
         self.guesser = _Guesser(level, t, jit, budget, settings)
-        self.ledger = {"game": NAME, "level": level_digest(NAME, level), "options": {"all": all_solutions}}
+        options: dict[str, Any] = {"all": all_solutions}
+        if settings.limits is not None:  # a smaller language's shares are not the game's
+            options["limits"] = list(settings.limits)
+        self.ledger = {"game": NAME, "level": level_digest(NAME, level), "options": options}
         self.ahead = 0.0  # the look-ahead's time before (or at the head start of) the length about to be searched
         self.answer: tuple[Program, tuple[Program, ...], bool] | None = None  # proven: (program, listed, capped)
 
@@ -678,7 +730,7 @@ class _Lengths(deepening.Lengths):
                 guesser.advance(
                     min(settings.slice, head_until - time.monotonic()), d.low, lambda n: self.check(d, L, n)
                 )
-                if self.met_ahead(d.low) or self.target(d, MAX_TOTAL) > L:
+                if self.met_ahead(d.low) or self.target(d, int(self.t.lim.sum())) > L:
                     stop.set()  # this length's search is needed no more
                     break
         except Timeout:
@@ -726,7 +778,7 @@ class _Lengths(deepening.Lengths):
         if end in (deepening.End.SETTLED, deepening.End.FOUND):
             program, listed, capped = self.answer or (self.guesser.best, (), False)
             return self._result(d, Status.OPTIMAL, program, listed, capped)
-        if d.low > MAX_TOTAL:
+        if d.low > int(self.t.lim.sum()):
             return self._result(d, Status.UNSOLVABLE)
         if self.guesser.best is not None:
             return self._result(d, Status.SOLVED, self.guesser.best)

@@ -155,6 +155,10 @@ class Settings:
     work: int = 1_000_000  # commands executed per kernel call at most (each node runs up to 10,000)
     seed_share: float = 0.2  # of the time left, at most, for the straight-line seeds: the search needs the rest
     split_depth: int = 3  # shares deal out the subtrees at this depth of decisions (kern.split_owner)
+    # function names a program may use (calls, labels): every one, or fewer for a smaller language, as analyze's
+    # question "does the best score need a function?" asks (0: F L R G X . alone); names are interchangeable
+    # (cut 3), so n names are any n of them
+    names: int = NAMES
 
 
 DEFAULT = Settings()
@@ -237,6 +241,7 @@ class _Search:
         self.sc = np.zeros(kern.N_SCALARS, np.int64)
         self.sc[kern.S_UNDECIDED] = L
         self.sc[kern.S_NO_LASER] = "O" not in board.cells  # rule 6
+        self.sc[kern.S_MAX_NAMES] = settings.names
         # a path decides each slot once and each label once
         self.frames = np.zeros((L + NAMES + 2, kern.N_FRAME), np.int64)
         self.pool = np.zeros((2, kern.CAPACITY), np.int64)
@@ -526,6 +531,8 @@ def solve(
     """
     clock = Clock(time_limit, progress)  # first: it checks the limit, and loading the kernel counts
     settings = DEFAULT if settings is None else settings
+    if not (isinstance(settings.names, int) and 0 <= settings.names <= NAMES):
+        raise ValueError(f"a program of Robo's Escape may use 0 to {NAMES} function names, not {settings.names!r}")
     if jit:
         warm_up()
     board = _Board.of(level)
@@ -558,7 +565,9 @@ class _Lengths(deepening.Lengths):
         self.seeded = list(best)
         self.cuts = dict.fromkeys(CUTS, 0)
         self.capped = False
-        self.ledger = {"game": NAME, "level": level_digest(NAME, level)}
+        self.ledger: dict[str, Any] = {"game": NAME, "level": level_digest(NAME, level)}
+        if settings.names != NAMES:  # a smaller language's shares are not the game's
+            self.ledger["names"] = settings.names
 
     def beaten(self, L: int) -> bool:
         """Can no program of L tokens or more beat the best score (or equal it, when listing all)?"""

@@ -257,6 +257,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
     op = opt - 1
     if n >= lim[p] or w + 2 > L:  # the walk leaves room for one X at least
         return False
+    if op >= 4 and lim[op - 3] == 0:  # a procedure of no slots does not exist: it is not called
+        return False
     if _obligations(p, op, L, lim, wlen, cs) > L - 2 - w:
         return False
     if w + 1 + max(1, _single_commands(p, opt, L, wlen, closed)) > L:

@@ -112,7 +112,10 @@ from typing import Any
 
 import numpy as np
 
-from gridbot.games.robozzle import COLOURS, FUNCTIONS, Program
+from gridbot.deadline import Clock
+from gridbot.errors import WrongAnswer
+from gridbot.games import robozzle
+from gridbot.games.robozzle import COLOURS, FUNCTIONS, Level, Program
 from gridbot.kernels import robozzle as kern
 from gridbot.parallel.shares import Share
 from gridbot.solve.deepening import run_share
@@ -188,6 +191,36 @@ def _search_length(
     depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
+
+
+def of_length(
+    level: Level, length: int, most: int, clock: Clock, settings: Settings, stack_cap: int = robozzle.STACK_CAP,
+    jit: bool = True,
+) -> tuple[tuple[Program, ...], bool, int]:  # fmt: skip
+    """The winning programs of exactly `length` slots as the exact search of that length lists them, each once, at
+    most `most` (more: capped), each re-run by the simulator; whether capped, and the nodes searched.
+
+    That search (the one that excludes the length) meets programs of at most `length` slots, each in the canonical
+    form its cuts keep (one of those with an equivalent of no more slots: cuts 2, 6, 10), with the slots its runs
+    never reach left empty; those of fewer slots are left out here. Its cut 9 assumes every shorter length
+    excluded, which drops only programs of fewer slots. The clock is looked at between kernel calls (Timeout).
+    Exponential in `length`.
+    """
+    search = _Search(Board.of(level), length, stack_cap, jit, least=length)
+    search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKERS] = settings.shallowest_split, 1
+    found: list[Program] = []
+    while len(found) <= most:
+        status = search.step(settings.chunk)
+        if status == kern.EXHAUSTED:
+            break
+        if status == kern.FOUND:
+            program = search.program()
+            if program.tokens == length and program not in found:
+                if not robozzle.run(level, program, stack_cap).verdict.won:
+                    raise WrongAnswer(f"the RoboZZle search met a losing program: {program}")
+                found.append(program)
+        clock.check(length=length, candidates=search.nodes)
+    return tuple(found[:most]), len(found) > most, search.nodes
 
 
 def _share(
