@@ -54,6 +54,7 @@ from gridbot.errors import WrongAnswer
 from gridbot.result import Status
 from gridbot.solve import StopEvent, solver
 from gridbot.solve import solve as solve_level
+from gridbot.solve.behaviours import KEYS
 from gridbot.solve.check import completes
 
 EXAMPLES = 5  # the most optimal solutions an analysis shows
@@ -140,6 +141,8 @@ def behaviour(game: Any, level: Any, solution: Any) -> Hashable:
     at the win); the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
     if game.NAME == "carrots":
         return game.marks_in_order(level, solution)
+    if game.NAME in KEYS:
+        return KEYS[game.NAME](level, solution)
     states = games.optional(game, "states")
     if states is None:
         return str(solution)
@@ -231,19 +234,31 @@ UNIQUE = frozenset({"bender"})
 NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
 
 
-def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
+def _carrots_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:
     """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`."""
     from gridbot.solve.carrots.every import behaviours
 
     return behaviours(level, par, most, clock)
 
 
-# games whose searches list one program of several whose runs differ (Light-Bot's cut 1 keeps `R R` for `L L`;
-# RoboZZle's cut 6 keeps `L L` for `R R` and one order of a run of turns): their behaviours are a lower bound
-MERGED = frozenset({"lightbot", "robozzle"})
-# games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every): a
-# listing keeps one program of each class its search treats as one, and programs of one class may run apart
-EXACT: dict[str, Callable[[Any, int, int, Clock], Any]] = {"carrots": _carrots_every}
+def _lightbot_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:
+    """Light-Bot: every behaviour of the programs of `par` commands, from the listed walks, their continuations
+    and every placement of X commands on them (gridbot.solve.behaviours), at most `most`."""
+    from gridbot.solve.behaviours import lightbot_every
+
+    return lightbot_every(level, par, listed, listed_capped, most, clock)
+
+
+# games whose listing alone keeps one program of several that run differently (Light-Bot: one placement of the X
+# commands per walk, and no continuation of a walk that wins): their listing's behaviours are a lower bound
+MERGED = frozenset({"lightbot"})
+# games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every,
+# gridbot.solve.behaviours): a listing keeps one program of each class its search treats as one, and programs of
+# one class may run apart. Each takes (level, par, most, clock, the listed solutions, whether the listing capped).
+EXACT: dict[str, Callable[[Any, int, int, Clock, tuple, bool], Any]] = {
+    "carrots": _carrots_every,
+    "lightbot": _lightbot_every,
+}
 
 
 # ---------------------------------------------------------------- the analysis
@@ -314,7 +329,7 @@ def analyze(
             listed = {behaviour(game, level, s) for s in solutions} if exact and game.NAME in EXACT else set()
             if exact and game.NAME in EXACT and clock is not None and len(listed) <= cap:
                 with contextlib.suppress(Timeout):
-                    every = EXACT[game.NAME](level, par, cap, clock)
+                    every = EXACT[game.NAME](level, par, cap, clock, tuple(solutions), capped)
                     candidates += every.work
             if longer and listing is not None and clock is not None:
                 with contextlib.suppress(Timeout):
