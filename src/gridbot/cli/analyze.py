@@ -63,7 +63,9 @@ def analyze(
     the lengths excluded); how many optimal solutions it has, as distinct
     canonical programs (as the solver's exact search lists them) and as distinct
     behaviours (Carrots: orders of marking the squares, over every program;
-    the others: runs through different states), up to --cap; how many one
+    Light-Bot: tiles moved onto and lights toggled, over every program;
+    RoboZZle: squares entered and paints made; the others: runs through
+    different states), up to --cap; how many one
     longer than par; which functions, procedures or loops the par needs; the
     candidates and seconds the searches took. A few optimal solutions are shown
     under the table. GAME alone analyses every bundled level of the game's main

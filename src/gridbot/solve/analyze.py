@@ -19,12 +19,17 @@ where the game has them, the counts below; every solution it counts is re-run by
 - *behaviours*: distinct runs on the board. Carrots: distinct orders of marking the board
   (`carrots.marks_in_order`; whole state sequences would be infinitely many, see gridbot.solve.carrots.every),
   counted over EVERY program of par tokens by gridbot.solve.carrots.every, not only the listed ones (so it may
-  exceed `programs`); when that count runs out of work or time it is a lower bound, marked capped. Other games:
-  the listed programs told apart by the sequence of states the simulator goes through (`states` of the game
-  module, gridbot.games.protocol.Extras), to the end of the run. Light-Bot's and RoboZZle's searches keep one of
-  programs whose runs differ (`L L` and `R R` are one; RoboZZle's runs of turns in one order), so their count
-  is a lower bound, always marked capped: `behaviours == 1` with `behaviours_capped` False is a proof of one
-  optimal behaviour, and nothing else is.
+  exceed `programs`); when that count runs out of work or time it is a lower bound, marked capped. Light-Bot:
+  the tiles the robot moves onto and the lights its X commands toggle, in order; RoboZZle: the squares entered
+  and the paints that change a tile's colour, in order (turns show nothing on the board: gridbot.solve.behaviours
+  defines both and goes through every cut of the two searches to show that each program a cut drops at the par
+  behaves as one kept). Light-Bot's count is over every program of the par (each listed walk, its continuations
+  and every placement of its X commands, so it may exceed `programs`), RoboZZle's over the listed programs,
+  which are then all the behaviours there are; either is exact when the listing is not capped (and, Light-Bot,
+  the count fits its work bound), else a lower bound, marked capped. Other games: the listed programs told apart
+  by the sequence of states the simulator goes through (`states` of the game module,
+  gridbot.games.protocol.Extras), to the end of the run. `behaviours == 1` with `behaviours_capped` False is a
+  proof of one optimal behaviour, and nothing else is.
 - *longer*: the solutions of exactly par + 1 as the same exact search lists them at that length, each once,
   capped as the programs are (a game whose search has no such listing: None).
 - *needed*: for a program game, each function, procedure or loop and whether the par needs it (without it, the
@@ -281,9 +286,10 @@ def analyze(
     `time_limit` (seconds, None: until done) covers the whole analysis; `cap` bounds each count (at most the
     solver's own cap of listed solutions, 100; a count that reaches it says so); `longer` and `needed` ask for
     those counts (False: they are None); `exact` (default) counts the behaviours over every program of the par
-    where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8, skipped
-    when the listed programs already show more than `cap`); False: among the listed programs only, a lower bound
-    (`behaviours_capped`), as levels made to order without `unique` ask; `progress` hears the solver's reports;
+    where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8; Light-Bot:
+    gridbot.solve.behaviours, every X placement of the listed walks; skipped when the listed programs already
+    show more than `cap`); False: among the listed programs only, a lower bound (`behaviours_capped`), as levels
+    made to order without `unique` ask; `progress` hears the solver's reports;
     `stop` ends every search early as the time limit does; `workers` is handed to a solver that takes it. Raises
     ValueError for a bad limit or cap, GridbotError for what is not a level, WrongAnswer when a counted solution
     fails the simulator (a bug).
