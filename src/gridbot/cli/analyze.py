@@ -63,13 +63,15 @@ def analyze(
     the lengths excluded); how many optimal solutions it has, as distinct
     canonical programs (as the solver's exact search lists them) and as distinct
     behaviours (Carrots: orders of marking the squares, over every program;
-    the others: runs through different states), up to --cap; how many one
-    longer than par; which functions, procedures or loops the par needs (the
-    solver on the language without each); the candidates and seconds the
-    searches took. A few optimal solutions are shown under the table. Robo's
-    Escape's par is the fewest tokens of a program of the best score (40 -
-    tokens + 10 x coins), its programs those of that score; par+1 is not
-    counted there. GAME alone analyses every bundled level of the game's main
+    Light-Bot: tiles moved onto and lights toggled, over every program;
+    RoboZZle: squares entered and paints made; the others: runs through
+    different states), up to --cap; how many one longer than par; which
+    functions, procedures or loops the par needs (the solver on the language
+    without each); the candidates and seconds the searches took. A few optimal
+    solutions are shown under the table. Robo's Escape's par is the fewest
+    tokens of a program of the best score (40 - tokens + 10 x coins), its
+    programs those of that score; par+1 is not counted there. GAME alone
+    analyses every bundled level of the game's main
     set: gridbot analyze carrots. LEVEL is as for solve. See docs/cli.md.
 
     --quiet prints each level's name and par alone.

@@ -325,6 +325,17 @@ def _execute(level: Level, program: Program) -> Iterator[tuple[Step | None, tupl
         yield Step(number, op, position, facing, lit, len(stack)), (position, facing, lit, proc, pc), len(stack)
 
 
+def fetches(level: Level, program: Program) -> Iterator[tuple[Position, int, int, int, int]]:
+    """Every command fetched, in order, until main ends, wins ignored (endless for a program whose control never
+    ends): (position, facing, procedure, pc, calls under way) before it runs. Control never depends on the
+    lights, so this is the flow of every program that differs from `program` only in its X commands' effects;
+    gridbot.solve.behaviours reads the gaps of a walk from it."""
+    for step, control, height in _execute(level, program):
+        if step is None:
+            position, facing, _, proc, pc = control
+            yield position, facing, proc, pc, height
+
+
 def steps(level: Level, program: Program) -> Iterator[Step]:
     """Every executed command in order, stopping at the win or when main ends (may be endless)."""
     full = (1 << len(level.lights)) - 1

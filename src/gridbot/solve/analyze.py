@@ -19,12 +19,17 @@ where the game has them, the counts below; every solution it counts is re-run by
 - *behaviours*: distinct runs on the board. Carrots: distinct orders of marking the board
   (`carrots.marks_in_order`; whole state sequences would be infinitely many, see gridbot.solve.carrots.every),
   counted over EVERY program of par tokens by gridbot.solve.carrots.every, not only the listed ones (so it may
-  exceed `programs`); when that count runs out of work or time it is a lower bound, marked capped. Other games:
-  the listed programs told apart by the sequence of states the simulator goes through (`states` of the game
-  module, gridbot.games.protocol.Extras), to the end of the run. Light-Bot's and RoboZZle's searches keep one of
-  programs whose runs differ (`L L` and `R R` are one; RoboZZle's runs of turns in one order), so their count
-  is a lower bound, always marked capped: `behaviours == 1` with `behaviours_capped` False is a proof of one
-  optimal behaviour, and nothing else is.
+  exceed `programs`); when that count runs out of work or time it is a lower bound, marked capped. Light-Bot:
+  the tiles the robot moves onto and the lights its X commands toggle, in order; RoboZZle: the squares entered
+  and the paints that change a tile's colour, in order (turns show nothing on the board: gridbot.solve.behaviours
+  defines both and goes through every cut of the two searches to show that each program a cut drops at the par
+  behaves as one kept). Light-Bot's count is over every program of the par (each listed walk, its continuations
+  and every placement of its X commands, so it may exceed `programs`), RoboZZle's over the listed programs,
+  which are then all the behaviours there are; either is exact when the listing is not capped (and, Light-Bot,
+  the count fits its work bound), else a lower bound, marked capped. Other games: the listed programs told apart
+  by the sequence of states the simulator goes through (`states` of the game module,
+  gridbot.games.protocol.Extras), to the end of the run. `behaviours == 1` with `behaviours_capped` False is a
+  proof of one optimal behaviour, and nothing else is.
 - *longer*: the solutions of exactly par + 1 as the same exact search lists them at that length, each once,
   capped as the programs are, each re-run by the simulator (a game whose search has no such listing: None).
   Light-Bot's and RoboZZle's search of a length meets the programs of at most that length (one per walk for
@@ -69,6 +74,7 @@ from gridbot.errors import WrongAnswer
 from gridbot.result import SolveResult, Status
 from gridbot.solve import StopEvent, solver
 from gridbot.solve import solve as solve_level
+from gridbot.solve.behaviours import KEYS
 from gridbot.solve.check import completes
 
 EXAMPLES = 5  # the most optimal solutions an analysis shows
@@ -155,6 +161,8 @@ def behaviour(game: Any, level: Any, solution: Any) -> Hashable:
     at the win); the solution itself for a game without `states` (a path is its behaviour). O(the run)."""
     if game.NAME == "carrots":
         return game.marks_in_order(level, solution)
+    if game.NAME in KEYS:
+        return KEYS[game.NAME](level, solution)
     states = games.optional(game, "states")
     if states is None:
         return str(solution)
@@ -377,19 +385,31 @@ NEEDED: dict[str, Needed] = {
 }
 
 
-def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
+def _carrots_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:
     """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`."""
     from gridbot.solve.carrots.every import behaviours
 
     return behaviours(level, par, most, clock)
 
 
-# games whose searches list one program of several whose runs differ (Light-Bot's cut 1 keeps `R R` for `L L`;
-# RoboZZle's cut 6 keeps `L L` for `R R` and one order of a run of turns): their behaviours are a lower bound
-MERGED = frozenset({"lightbot", "robozzle"})
-# games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every): a
-# listing keeps one program of each class its search treats as one, and programs of one class may run apart
-EXACT: dict[str, Callable[[Any, int, int, Clock], Any]] = {"carrots": _carrots_every}
+def _lightbot_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:
+    """Light-Bot: every behaviour of the programs of `par` commands, from the listed walks, their continuations
+    and every placement of X commands on them (gridbot.solve.behaviours), at most `most`."""
+    from gridbot.solve.behaviours import lightbot_every
+
+    return lightbot_every(level, par, listed, listed_capped, most, clock)
+
+
+# games whose listing alone keeps one program of several that run differently (Light-Bot: one placement of the X
+# commands per walk, and no continuation of a walk that wins): their listing's behaviours are a lower bound
+MERGED = frozenset({"lightbot"})
+# games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every,
+# gridbot.solve.behaviours): a listing keeps one program of each class its search treats as one, and programs of
+# one class may run apart. Each takes (level, par, most, clock, the listed solutions, whether the listing capped).
+EXACT: dict[str, Callable[[Any, int, int, Clock, tuple, bool], Any]] = {
+    "carrots": _carrots_every,
+    "lightbot": _lightbot_every,
+}
 
 
 # ---------------------------------------------------------------- the analysis
@@ -412,9 +432,10 @@ def analyze(
     `time_limit` (seconds, None: until done) covers the whole analysis; `cap` bounds each count (at most the
     solver's own cap of listed solutions, 100; a count that reaches it says so); `longer` and `needed` ask for
     those counts (False: they are None); `exact` (default) counts the behaviours over every program of the par
-    where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8, skipped
-    when the listed programs already show more than `cap`); False: among the listed programs only, a lower bound
-    (`behaviours_capped`), as levels made to order without `unique` ask; `progress` hears the solver's reports;
+    where the game has such a count (Carrots: gridbot.solve.carrots.every, seconds at a par of 7 or 8; Light-Bot:
+    gridbot.solve.behaviours, every X placement of the listed walks; skipped when the listed programs already
+    show more than `cap`); False: among the listed programs only, a lower bound (`behaviours_capped`), as levels
+    made to order without `unique` ask; `progress` hears the solver's reports;
     `stop` ends every search early as the time limit does; `workers` is handed to a solver that takes it. Raises
     ValueError for a bad limit or cap, GridbotError for what is not a level, WrongAnswer when a counted solution
     fails the simulator (a bug).
@@ -460,7 +481,7 @@ def analyze(
             listed = {behaviour(game, level, s) for s in solutions} if exact and game.NAME in EXACT else set()
             if exact and game.NAME in EXACT and clock is not None and len(listed) <= cap:
                 with contextlib.suppress(Timeout):
-                    every = EXACT[game.NAME](level, par, cap, clock)
+                    every = EXACT[game.NAME](level, par, cap, clock, tuple(solutions), capped)
                     candidates += every.work
             if needed and game.NAME in NEEDED and clock is not None:  # first: cheaper than par + 1, as a rule
                 with contextlib.suppress(Timeout):
