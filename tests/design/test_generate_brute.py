@@ -170,3 +170,25 @@ def test_robozzle_puzzles_have_their_par_and_nothing_shorter(seed):
         assert all(not robozzle_winners(level, n) for n in range(1, 3))
         winners = robozzle_winners(level, 3)
         assert set(made.analysis.examples) <= set(winners)
+
+
+UNIQUE_PROGRAM_GAMES = [("lightbot", 4, (3, 3), 1), ("lightbot", 5, (3, 2), 2), ("robozzle", 3, (4, 4), 1),
+                        ("robozzle", 4, (5, 4), 3)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "par", "size", "seed"), UNIQUE_PROGRAM_GAMES)
+def test_unique_lightbot_and_robozzle_levels_have_one_behaviour_among_every_program(game, par, size, seed):
+    """--unique for the program games: every program of the par (plain enumeration, no cuts, the tests' own
+    interpreters) behaves one way, and none is shorter."""
+    from gridbot.solve.behaviours import KEYS
+
+    from .every_program import lightbot_winners
+    from .every_program import robozzle_winners as every_robozzle
+
+    winners = lightbot_winners if game == "lightbot" else every_robozzle
+    made = gridbot.generate(game, par, size=size, unique=True, count=2, seed=seed)
+    assert len(made) == 2
+    for m in made:
+        assert all(not winners(m.level, n) for n in range(1, par))
+        behaviours = {KEYS[game](m.level, p) for p in winners(m.level, par)}
+        assert len(behaviours) == 1 and m.analysis.behaviours == 1 and not m.analysis.behaviours_capped

@@ -190,19 +190,10 @@ def _carrots_candidate(order: Order, fill: float, seed: int) -> Any:
     return random_level(order.width, order.height, seed, fill=min(1.0, max(1e-6, fill + jitter)), marked=0.0)
 
 
-def _no_unique(order: Order) -> None:
-    """Light-Bot's and RoboZZle's exact searches keep one of several optimal programs that run differently (`R R`
-    for `L L`, one order of commuting turns; gridbot.solve.analyze.MERGED), so no count proves one behaviour."""
-    if order.unique:
-        raise OrderError(f"--unique is not offered for {order.game}: its search keeps one of several optimal "
-                         "programs that turn differently, so one optimal behaviour cannot be proven")  # fmt: skip
-
-
 def _lightbot_check(order: Order) -> None:
     from gridbot.games.lightbot import LIMITS, MAX_SIDE
 
     _no_path_options(order)
-    _no_unique(order)
     _side_check(order, 1, MAX_SIDE, 2)
     most = sum(LIMITS.values())
     parts = ", ".join(f"{part} {slots}" for part, slots in LIMITS.items())
@@ -222,7 +213,6 @@ def _robozzle_check(order: Order) -> None:
     from gridbot.games.robozzle import MAX_SIDE, MAX_TOTAL_SLOTS
 
     _no_path_options(order)
-    _no_unique(order)
     _side_check(order, 1, MAX_SIDE, 2)
     _par_check(order, MAX_TOTAL_SLOTS, f"a program has at most {MAX_TOTAL_SLOTS} slots")
 
