@@ -40,6 +40,9 @@ from gridbot.result import Status
 from gridbot.solve.analyze import Analysis, analyze
 
 UNIQUE_CAP = 2  # optimal solutions counted when one is wanted: a second one is enough to reject
+# games whose analysis proves one behaviour from a single listed solution (Carrots: gridbot.solve.carrots.unique
+# checks that its order of marking is the only one); the listing stops at that one
+UNIQUE_FROM_ONE = frozenset({"carrots"})
 LISTED_CAP = 100  # the count again, with the solver's own cap, when two programs behave alike (rare)
 
 
@@ -497,7 +500,7 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
     named = game.Level.parse(str(level), name=name)
     if game.Level.parse(str(named), name=name) != named:  # a generator's level that does not read back: a bug
         raise AssertionError(f"a {order.game} level made to order does not read back from its text:\n{named}")
-    cap = UNIQUE_CAP if order.unique and not maker.unique_by_paths else 1
+    cap = UNIQUE_CAP if order.unique and not maker.unique_by_paths and order.game not in UNIQUE_FROM_ONE else 1
     analysis = _analyze(named, cap, halt, order.unique)
     if order.none:
         return Made(named, analysis, tried) if analysis.status is Status.UNSOLVABLE else None
@@ -514,6 +517,8 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
             if other_path(named, analysis.examples[0], halt) is not None:
                 return None
         else:
+            if order.game in UNIQUE_FROM_ONE and analysis.behaviours_capped:
+                return None  # another behaviour found (or one behaviour not proven): no second analysis
             if analysis.programs_capped and analysis.behaviours == 1:  # more programs: do they all behave alike?
                 analysis = _analyze(named, LISTED_CAP, halt, True)
             if analysis.programs_capped or analysis.behaviours_capped or analysis.behaviours != 1:

@@ -231,11 +231,12 @@ UNIQUE = frozenset({"bender"})
 NEEDED: dict[str, Needed] = {"carrots": _carrots_needed}
 
 
-def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
-    """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`."""
+def _carrots_every(level: Any, par: int, most: int, clock: Clock, known: Any) -> Any:
+    """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`;
+    `known` (an optimal program, or None) is first checked for being the only one (gridbot.solve.carrots.unique)."""
     from gridbot.solve.carrots.every import behaviours
 
-    return behaviours(level, par, most, clock)
+    return behaviours(level, par, most, clock, known=known)
 
 
 # games whose searches list one program of several whose runs differ (Light-Bot's cut 1 keeps `R R` for `L L`;
@@ -243,7 +244,8 @@ def _carrots_every(level: Any, par: int, most: int, clock: Clock) -> Any:
 MERGED = frozenset({"lightbot", "robozzle"})
 # games whose behaviours at the par are counted exactly, beside their listing (gridbot.solve.carrots.every): a
 # listing keeps one program of each class its search treats as one, and programs of one class may run apart
-EXACT: dict[str, Callable[[Any, int, int, Clock], Any]] = {"carrots": _carrots_every}
+# (level, par, most, clock, known: an optimal solution when the listed ones all behave alike, else None)
+EXACT: dict[str, Callable[[Any, int, int, Clock, Any], Any]] = {"carrots": _carrots_every}
 
 
 # ---------------------------------------------------------------- the analysis
@@ -314,7 +316,8 @@ def analyze(
             listed = {behaviour(game, level, s) for s in solutions} if exact and game.NAME in EXACT else set()
             if exact and game.NAME in EXACT and clock is not None and len(listed) <= cap:
                 with contextlib.suppress(Timeout):
-                    every = EXACT[game.NAME](level, par, cap, clock)
+                    known = solutions[0] if len(listed) == 1 else None
+                    every = EXACT[game.NAME](level, par, cap, clock, known)
                     candidates += every.work
             if longer and listing is not None and clock is not None:
                 with contextlib.suppress(Timeout):
