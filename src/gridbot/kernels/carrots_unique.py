@@ -208,14 +208,24 @@ def loop_powers(ends, vis, hi, th, body, r1, r2, r3, pe, pv, ph, pt, hashes):  #
 
 
 @kernel
-def admit_powers(
-    ends, vis, hi, th, prov, costs, n_rows, cost, body, n, pe, pv, ph, pt, mkeys, mrows, rkeys, rrows, r1, r2, r3
-):  # pragma: no cover - compiled
-    """Admit LOOP(k){body} for k = 1..n from the powers' buffers (see admit). Returns the rows stored after."""
-    for k in range(n):
-        n_rows = admit(pe[k], pv[k], ph[k], pt[k], cost, 1, body, k + 1, ends, vis, hi, th, prov, costs, n_rows,
-                       mkeys, mrows, rkeys, rrows, r1, r2, r3)  # fmt: skip
-    return n_rows
+def build_loops(
+    ends, vis, hi, th, prov, costs, n_rows, cost, b_from, b_to, mkeys, mrows, rkeys, rrows, r1, r2, r3,
+    pe, pv, ph, pt, hashes,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Admit LOOP(k){body} for the bodies b_from..b_to-1 and every count k up to the first repeat of its powers (see
+    loop_powers and admit), while the store has room for all of a body's powers and the maps stay at most half
+    full. Returns (next body, rows stored after, code): code 0 done, 1 the power buffers are too short for the
+    next body, 2 the store or the maps need room first."""
+    for b in range(b_from, b_to):
+        n = loop_powers(ends, vis, hi, th, b, r1, r2, r3, pe, pv, ph, pt, hashes)
+        if n < 0:
+            return b, n_rows, 1
+        if n_rows + n > ends.shape[0] or 2 * (n_rows + n) > rkeys.shape[0]:
+            return b, n_rows, 2
+        for k in range(n):
+            n_rows = admit(pe[k], pv[k], ph[k], pt[k], cost, 1, b, k + 1, ends, vis, hi, th, prov, costs, n_rows,
+                           mkeys, mrows, rkeys, rrows, r1, r2, r3)  # fmt: skip
+    return b_to, n_rows, 0
 
 
 # ------------------------------------------------------------------ the search

@@ -121,10 +121,25 @@ class _Tables:
         self.r1 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
         self.r2 = rng.integers(1, 2**63, size=(self.S, self.W), dtype=np.uint64)
         self.r3 = rng.integers(1, 2**63, size=self.S, dtype=np.uint64)
-        self.row_bytes = self.S * (4 + 8 * self.W + 4 + 4) + 8 * 4 + 4 * 16
+        self.row_bytes = self.S * (4 + 8 * self.W + 4 + 4) + 8 * 3 + 4
+        # the store is allocated once, as large as the budget allows: pages never written cost nothing, and rows
+        # never move (no copy as the tables grow); the maps (a small part) are made again as they fill
+        self.capacity = max(8, budget // self.row_bytes)
+        while True:
+            try:
+                self.ends = np.empty((self.capacity, self.S), np.int32)
+                self.vis = np.empty((self.capacity, self.S, self.W), np.uint64)
+                self.hi = np.empty((self.capacity, self.S), np.int32)
+                self.th = np.empty((self.capacity, self.S), np.int32)
+                self.prov = np.empty((3, self.capacity), np.int64)
+                self.costs = np.empty(self.capacity, np.int32)
+                break
+            except MemoryError:  # the system refuses even address space (strict overcommit): ask for less
+                self.capacity //= 2
+                if self.capacity < 8:
+                    raise
         self.rows = 0
-        self.capacity = 0
-        self._grow(1024)
+        self.mkeys, self.mrows, self.rkeys, self.rrows = self._maps(1 << 12)
         # cost -> (first row, first row that is not a statement, end row)
         self.bounds: dict[int, tuple[int, int, int]] = {}
         identity = np.arange(self.S, dtype=np.int32)
@@ -135,38 +150,29 @@ class _Tables:
 
     # -- the store
 
-    def _grow(self, rows: int) -> None:
-        """Room for `rows` rows (the arrays are copied into larger ones; the maps are made again, four slots a
-        row). _Undecided past the memory budget."""
-        if rows * self.row_bytes > self.budget:
-            raise _Undecided(f"the tables would need more than {self.budget / 2**20:,.0f} MiB")
-        old = (self.ends, self.vis, self.hi, self.th, self.prov, self.costs) if self.capacity else None
-        cap = rows
-        self.ends = np.empty((cap, self.S), np.int32)
-        self.vis = np.empty((cap, self.S, self.W), np.uint64)
-        self.hi = np.empty((cap, self.S), np.int32)
-        self.th = np.empty((cap, self.S), np.int32)
-        self.prov = np.zeros((3, cap), np.int64)
-        self.costs = np.zeros(cap, np.int32)
-        if old is not None:
-            k = self.rows
-            self.ends[:k], self.vis[:k], self.hi[:k], self.th[:k] = old[0][:k], old[1][:k], old[2][:k], old[3][:k]
-            self.prov[:, :k], self.costs[:k] = old[4][:, :k], old[5][:k]
-        slots = 1 << max(4, (4 * cap - 1).bit_length())
-        maps = []
-        for keys, rows_ in ((self.mkeys, self.mrows), (self.rkeys, self.rrows)) if old is not None else ():
-            new_keys, new_rows = np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)
-            kern.rehash(keys, rows_, new_keys, new_rows)
-            maps.append((new_keys, new_rows))
-        if old is None:
-            maps = [(np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)) for _ in range(2)]
-        (self.mkeys, self.mrows), (self.rkeys, self.rrows) = maps
-        self.capacity = cap
+    @staticmethod
+    def _maps(slots: int) -> tuple[np.ndarray, ...]:
+        return (
+            np.zeros(slots, np.uint64),
+            np.full(slots, -1, np.int64),
+            np.zeros(slots, np.uint64),
+            np.full(slots, -1, np.int64),
+        )
 
     def _room(self, more: int) -> None:
-        """Room for `more` rows beyond those stored (the store at least doubles when it grows)."""
-        if self.rows + more > self.capacity:
-            self._grow(max(2 * self.capacity, self.rows + more))
+        """Room for `more` rows beyond those stored: _Undecided past the store's capacity (the memory budget); the
+        maps at least double (a rehash of each) when they would be more than half full."""
+        need = self.rows + more
+        if need > self.capacity:
+            raise _Undecided(f"the tables would need more than {self.budget / 2**20:,.0f} MiB")
+        if 2 * need > len(self.rkeys):
+            slots = len(self.rkeys)
+            while 2 * need > slots:
+                slots *= 2
+            maps = self._maps(slots)
+            kern.rehash(self.mkeys, self.mrows, maps[0], maps[1])
+            kern.rehash(self.rkeys, self.rrows, maps[2], maps[3])
+            self.mkeys, self.mrows, self.rkeys, self.rrows = maps
 
     def _tick(self, amount: int, phase: str) -> None:
         self.work += amount
@@ -245,17 +251,20 @@ class _Tables:
             self._admit(e, v, h, t, 1, (0, k, 0))
 
     def _loops(self, c: int) -> None:
-        body_lo, _, body_hi = self.bounds[c - 1]
-        for body in range(body_lo, body_hi):
-            while (n := kern.loop_powers(self.ends, self.vis, self.hi, self.th, body, self.r1, self.r2, self.r3,
-                                         *self.powers)) < 0:  # fmt: skip
+        body, body_hi = self.bounds[c - 1][0], self.bounds[c - 1][2]
+        while body < body_hi:
+            upto = min(body_hi, body + 256)
+            before = self.rows
+            body_at, self.rows, code = kern.build_loops(
+                self.ends, self.vis, self.hi, self.th, self.prov, self.costs, self.rows, c, body, upto, self.mkeys,
+                self.mrows, self.rkeys, self.rrows, self.r1, self.r2, self.r3, *self.powers,
+            )  # fmt: skip
+            self._tick((body_at - body) * self.S + (self.rows - before) * self.S, f"loops of cost {c}")
+            body = body_at
+            if code == 1:
                 self.powers = self._power_buffers(2 * len(self.powers[0]))
-            self._room(n)
-            pe, pv, ph, pt, _ = self.powers
-            self.rows = kern.admit_powers(self.ends, self.vis, self.hi, self.th, self.prov, self.costs, self.rows, c,
-                                          body, n, pe, pv, ph, pt, self.mkeys, self.mrows, self.rkeys, self.rrows,
-                                          self.r1, self.r2, self.r3)  # fmt: skip
-            self._tick((n + 1) * self.S, f"loops of cost {c}")
+            elif code == 2:
+                self._room(max(len(self.powers[0]), 2 * (self.rows - before) + 1))
 
     # -- reading back
 
