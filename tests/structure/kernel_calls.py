@@ -155,9 +155,9 @@ def workload() -> Iterator[None]:
     unique = importlib.import_module("gridbot.solve.carrots.unique")
     clock = importlib.import_module("gridbot.deadline").Clock(None)
     parse = importlib.import_module("gridbot.games.carrots").parse_program
-    # one order proven (every search kernel to its end), another found (a search kernel's witness)
+    # one order proven (every search kernel to its end), another found (a search kernel's witness); a small store
     for name, text in (("carrots:2", "LOOP{F F R}"), ("carrots:5", "LOOP{F LOOP(5){F L}}")):
-        yield unique.other_behaviour(load(name), parse(text).tokens, parse(text), clock)
+        yield unique.other_behaviour(load(name), parse(text).tokens, parse(text), clock, memory_budget=8 << 20)
     pellet = importlib.import_module("gridbot.games.pellet")
     boards = [  # the first two need the exhaustive search, with the memo and forced-edge propagation
         pellet.Level.parse("....S..\n...##..\n..#....\n......#\n.......\n...##..\n......."),
