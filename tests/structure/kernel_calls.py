@@ -152,6 +152,12 @@ def workload() -> Iterator[None]:
     load = gridbot.load
     for name in ("carrots:3", "carrots:5"):  # a small store: calls of a few megabytes
         yield solve("carrots", load(name), memory_budget=16 << 20)
+    unique = importlib.import_module("gridbot.solve.carrots.unique")
+    clock = importlib.import_module("gridbot.deadline").Clock(None)
+    parse = importlib.import_module("gridbot.games.carrots").parse_program
+    # one order proven (every search kernel to its end), another found (a search kernel's witness); a small store
+    for name, text in (("carrots:2", "LOOP{F F R}"), ("carrots:5", "LOOP{F LOOP(5){F L}}")):
+        yield unique.other_behaviour(load(name), parse(text).tokens, parse(text), clock, memory_budget=8 << 20)
     pellet = importlib.import_module("gridbot.games.pellet")
     boards = [  # the first two need the exhaustive search, with the memo and forced-edge propagation
         pellet.Level.parse("....S..\n...##..\n..#....\n......#\n.......\n...##..\n......."),
@@ -189,6 +195,10 @@ def direct_calls() -> None:
     out = np.empty((limit, states), np.int32), np.empty((limit, states, words), np.uint64), np.empty(limit, np.uint64)
     carrots.loop_powers(ends, vis, 1, r1, r2, *out)
     carrots._collide(np.zeros((4, 4), np.int64), np.zeros(4, np.uint64), 1, 2, 0, 3, 1, np.uint64(2**63 + 5))
+    unique = importlib.import_module("gridbot.kernels.carrots_unique")  # the maps of a store that grows
+    keys, rows = np.zeros(16, np.uint64), np.full(16, -1, np.int64)
+    keys[[3, 4, 9]], rows[[3, 4, 9]] = (np.uint64(19), np.uint64(3), np.uint64(2**63 + 9)), (0, 1, 2)
+    unique.rehash(keys, rows, np.zeros(32, np.uint64), np.full(32, -1, np.int64))
     lightbot = importlib.import_module("gridbot.kernels.lightbot")
     for lights, lens in ((3, (4, 2, 2)), (1, (12, 8, 8))):
         full = (1 << lights) - 1

@@ -40,6 +40,9 @@ from gridbot.result import Status
 from gridbot.solve.analyze import Analysis, analyze
 
 UNIQUE_CAP = 2  # optimal solutions counted when one is wanted: a second one is enough to reject
+# games whose analysis proves one behaviour from a single listed solution (Carrots: gridbot.solve.carrots.unique
+# checks that its order of marking is the only one); the listing stops at that one
+UNIQUE_FROM_ONE = frozenset({"carrots"})
 LISTED_CAP = 100  # the count again, with the solver's own cap, when two programs behave alike (rare)
 
 
@@ -116,12 +119,12 @@ class Maker:
     """How one game is made to order (see the module docstring): `check(order)` raises OrderError for what no
     level can be, `knob(order)` gives the first knob, `candidate(order, knob, seed)` a level (or None: draw
     again), `screen(order, level, halt)` -1/0/+1 for a par short/right/long (0 also for `none` and the other
-    yes/no requests)."""
+    yes/no requests; None: the par is right but the level is not what was asked, the knob stays)."""
 
     check: Callable[[Order], None]
     knob: Callable[[Order], Knob]
     candidate: Callable[[Order, float, int], Any]
-    screen: Callable[[Order, Any, _Halt], int]
+    screen: Callable[[Order, Any, _Halt], int | None]
     default_size: tuple[int, int]
     needs_par: bool = True
     max_length: bool = True  # the solver takes max_length (used by the screen)
@@ -145,6 +148,29 @@ def _screen_par(order: Order, level: Any, halt: _Halt) -> int:
     if result.status is Status.OPTIMAL:
         return (result.length > order.par) - (result.length < order.par)
     return 1  # nothing up to par: longer, or no solution at all
+
+
+def _carrots_screen(order: Order, level: Any, halt: _Halt) -> int | None:
+    """_screen_par, and with `unique` a board of the par whose solver's program is shown, by
+    gridbot.solve.carrots.unique, to have another optimal order of marking: None (rejected before its analysis,
+    which would find the same: the check's verdict does not depend on which optimal program it starts from)."""
+    assert order.par is not None
+    result = _solve(level, halt, max_length=order.par)
+    if result.status is not Status.OPTIMAL:
+        return 1
+    outcome = (result.length > order.par) - (result.length < order.par)
+    if outcome or not order.unique or result.solution is None:
+        return outcome
+    from gridbot.deadline import Clock, Timeout
+    from gridbot.solve.carrots.unique import Verdict, other_behaviour
+
+    try:
+        check = other_behaviour(level, order.par, result.solution, Clock(None))
+    except Timeout:  # a stop request
+        raise Stopped("stopped") from None
+    if halt.is_set():
+        raise Stopped("stopped")
+    return None if check.verdict is Verdict.OTHER else 0
 
 
 # ---------------------------------------------------------------- the games
@@ -344,7 +370,7 @@ def _unsupported(game: str, why: str) -> Callable[[Order], None]:
 
 MAKERS: dict[str, Maker] = {
     # Carrots: the fill of the board; past about two thirds a board is mostly a rectangle again, with a short par
-    "carrots": Maker(_carrots_check, lambda o: Knob(0.5, 0.0, 0.65, 0.03), _carrots_candidate, _screen_par, (8, 8)),
+    "carrots": Maker(_carrots_check, lambda o: Knob(0.5, 0.0, 0.65, 0.03), _carrots_candidate, _carrots_screen, (8, 8)),
     "lightbot": Maker(
         _lightbot_check,
         lambda o: Knob(max(1.0, (o.par or 3) / 3), 1.0, 30.0, 0.5),
@@ -464,7 +490,7 @@ def generate(
         tried += 1
         try:
             outcome = 1 if level is None else maker.screen(order, level, halt)
-            knob.turn(outcome if level is not None else 0)
+            knob.turn((outcome or 0) if level is not None else 0)
             if outcome == 0:
                 found = _prove(order, maker, level, len(made) + 1, tried, halt)
                 if found is not None:
@@ -487,7 +513,7 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
     named = game.Level.parse(str(level), name=name)
     if game.Level.parse(str(named), name=name) != named:  # a generator's level that does not read back: a bug
         raise AssertionError(f"a {order.game} level made to order does not read back from its text:\n{named}")
-    cap = UNIQUE_CAP if order.unique and not maker.unique_by_paths else 1
+    cap = UNIQUE_CAP if order.unique and not maker.unique_by_paths and order.game not in UNIQUE_FROM_ONE else 1
     analysis = _analyze(named, cap, halt, order.unique)
     if order.none:
         return Made(named, analysis, tried) if analysis.status is Status.UNSOLVABLE else None
@@ -504,6 +530,8 @@ def _prove(order: Order, maker: Maker, level: Any, number: int, tried: int, halt
             if other_path(named, analysis.examples[0], halt) is not None:
                 return None
         else:
+            if order.game in UNIQUE_FROM_ONE and analysis.behaviours_capped:
+                return None  # another behaviour found (or one behaviour not proven): no second analysis
             if analysis.programs_capped and analysis.behaviours == 1:  # more programs: do they all behave alike?
                 analysis = _analyze(named, LISTED_CAP, halt, True)
             if analysis.programs_capped or analysis.behaviours_capped or analysis.behaviours != 1:

@@ -386,10 +386,14 @@ NEEDED: dict[str, Needed] = {
 
 
 def _carrots_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:
-    """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`."""
+    """Carrots: every behaviour of the programs of `par` tokens (gridbot.solve.carrots.every), at most `most`; when
+    the listed programs all mark in one order, one of them is first checked for being the only order
+    (gridbot.solve.carrots.unique)."""
+    from gridbot.games import carrots
     from gridbot.solve.carrots.every import behaviours
 
-    return behaviours(level, par, most, clock)
+    known = listed[0] if listed and len({carrots.marks_in_order(level, p) for p in listed}) == 1 else None
+    return behaviours(level, par, most, clock, known=known)
 
 
 def _lightbot_every(level: Any, par: int, most: int, clock: Clock, listed: tuple, listed_capped: bool) -> Any:

@@ -242,11 +242,32 @@ class _Enumeration:
                             break
 
 
-def behaviours(level: Level, K: int, most: int, clock: Clock, work: int = WORK) -> Every:
+def behaviours(level: Level, K: int, most: int, clock: Clock, work: int = WORK, known: Program | None = None) -> Every:
     """The behaviours (marks_in_order) of the programs of exactly `K` tokens that complete `level`, where no
     shorter program completes it (K is the proven par: rule 3 relies on it), at most `most` of them, with one
     program of each. Raises Timeout at the clock's deadline or a stop request. Exponential in K; `work` bounds
-    it (see the module docstring)."""
+    it (see the module docstring).
+
+    `known`, a program of K tokens that completes the level, is first asked whether its order is the only one
+    (gridbot.solve.carrots.unique, far faster than the count): proven, the answer is that one behaviour, exactly;
+    another order found with `most` < 2, the two (a lower bound, as `most` asks no more); otherwise the count."""
+    spent = 0
+    if known is not None:
+        from gridbot.solve.carrots.unique import Verdict, other_behaviour
+
+        check = other_behaviour(level, K, known, clock)
+        spent = check.work
+        if check.verdict is Verdict.UNIQUE:
+            return Every((check.order,), (known,), True, spent)
+        if check.verdict is Verdict.OTHER and check.other is not None and most < 2:
+            other = carrots.marks_in_order(level, check.other)
+            return Every((check.order, other), (known, check.other), False, spent)
+    found = _count(level, K, most, clock, work)
+    return Every(found.keys, found.programs, found.complete, found.work + spent)
+
+
+def _count(level: Level, K: int, most: int, clock: Clock, work: int) -> Every:
+    """`behaviours` by the enumeration of the module docstring."""
     enum = _Enumeration(level, K, most, clock, work)
     marks = level.initial_marks | 1 << level.start
     complete = True
