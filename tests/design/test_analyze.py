@@ -33,7 +33,7 @@ def carrots_boards() -> list[carrots.Level]:
     return found
 
 
-@pytest.mark.parametrize("level", carrots_boards()[:14], ids=str)
+@pytest.mark.parametrize("level", carrots_boards()[:8], ids=str)
 def test_carrots_counts_against_every_program(level: carrots.Level) -> None:
     a = analyze(level)
     winners = {n: brute.carrots_winners(level, n, COUNTS) for n in range(1, a.par + 2)}
