@@ -20,21 +20,12 @@ from __future__ import annotations
 import numpy as np
 
 from gridbot.kernels import kernel
+from gridbot.kernels.carrots import _row_hash as _mark_hash  # the solver's hash of (ends, marks): one place
 
 # what a search kernel's call returns first: it met a program with another order of marking, or it did not
 NONE, WITNESS = 0, 1
 
 # ------------------------------------------------------------------ rows
-
-
-@kernel
-def _mark_hash(e, v, r1, r2):  # pragma: no cover - compiled
-    h = np.uint64(0)
-    for s in range(e.shape[0]):
-        h += np.uint64(e[s] + 1) * r1[s]
-        for w in range(v.shape[1]):
-            h += v[s, w] * r2[s, w]
-    return h
 
 
 @kernel
