@@ -28,16 +28,7 @@ def _lightbot_winners(mv, light, full, start, facing, n, a, b, memo, out):  # pr
     blen[0], blen[1], blen[2] = a, b, n - a - b
     found = 0
     for code in range(7**n):
-        rest = code
-        for i in range(n):
-            op = rest % 7
-            rest //= 7
-            if i < a:
-                body[0, i] = op
-            elif i < a + b:
-                body[1, i - a] = op
-            else:
-                body[2, i - a - b] = op
+        lb.decode(code, n, a, b, body)
         if lb.wins(mv, light, full, start, facing, body, blen, memo, code + 1):  # a fresh run id each
             if found == out.shape[0]:
                 return -1
@@ -81,24 +72,14 @@ def _robozzle_winners(colour, star, r0, c0, facing0, stars, choice_ops, choice_c
     digits = np.zeros(max(n, 1), np.int64)
     found = 0
     while True:
-        j = 0
-        for f in range(5):
-            for i in range(counts[f]):
-                ops[f, i] = choice_ops[digits[j]]
-                conds[f, i] = choice_conds[digits[j]]
-                j += 1
+        rz.fill(digits, choice_ops, choice_conds, counts, ops, conds)
         if rz._wins(colour, star, r0, c0, facing0, stars, ops, conds, counts):
             if found == out.shape[0]:
                 return -1
             out[found, :n] = digits[:n]
             found += 1
-        j = 0
-        while j < n and digits[j] == k - 1:
-            digits[j] = 0
-            j += 1
-        if j >= n:
+        if not rz.advance(digits, n, k):
             return found
-        digits[j] += 1
 
 
 def robozzle_winners(level: robozzle.Level, n: int) -> list[robozzle.Program]:

@@ -76,6 +76,22 @@ def wins(mv, light, full, start, facing, body, blen, memo, run_id):  # pragma: n
 
 
 @njit(cache=True)
+def decode(code, n, a, b, body):  # pragma: no cover - compiled
+    """Program number `code` of n commands (base 7 over FJLRX12, first command lowest) into `body`: main its first
+    a commands, f1 the next b, f2 the rest."""
+    rest = code
+    for i in range(n):
+        op = rest % 7
+        rest //= 7
+        if i < a:
+            body[0, i] = op
+        elif i < a + b:
+            body[1, i - a] = op
+        else:
+            body[2, i - a - b] = op
+
+
+@njit(cache=True)
 def _first_winning_length(mv, light, full, start, facing, max_length, limits, memo):  # pragma: no cover - compiled
     body = np.zeros((3, SLOTS), np.int64)
     blen = np.zeros(3, np.int64)
@@ -90,16 +106,7 @@ def _first_winning_length(mv, light, full, start, facing, max_length, limits, me
                 blen[1] = b
                 blen[2] = c
                 for code in range(7**total):
-                    rest = code
-                    for i in range(total):
-                        op = rest % 7
-                        rest //= 7
-                        if i < a:
-                            body[0, i] = op
-                        elif i < a + b:
-                            body[1, i - a] = op
-                        else:
-                            body[2, i - a - b] = op
+                    decode(code, total, a, b, body)
                     run_id += 1
                     if wins(mv, light, full, start, facing, body, blen, memo, run_id):
                         return total

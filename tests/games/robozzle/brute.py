@@ -108,6 +108,30 @@ def _wins(colour0, star0, r0, c0, facing0, stars, ops, conds, lengths) -> bool:
 
 
 @njit(cache=True)
+def fill(digits, choice_ops, choice_conds, counts, ops, conds):  # pragma: no cover - compiled
+    """The program whose slots, function by function, hold the choices numbered `digits`, into ops and conds."""
+    j = 0
+    for f in range(5):
+        for i in range(counts[f]):
+            ops[f, i] = choice_ops[digits[j]]
+            conds[f, i] = choice_conds[digits[j]]
+            j += 1
+
+
+@njit(cache=True)
+def advance(digits, n, k) -> bool:  # pragma: no cover - compiled
+    """The next filling (digits counted up in base k, first digit lowest); False after the last one."""
+    j = 0
+    while j < n and digits[j] == k - 1:
+        digits[j] = 0
+        j += 1
+    if j >= n:
+        return False
+    digits[j] += 1
+    return True
+
+
+@njit(cache=True)
 def _any_wins(colour, star, r0, c0, facing0, stars, choice_ops, choice_conds, counts) -> bool:
     """Does any program with `counts` commands per function win? Tries every filling of the slots."""
     n = counts.sum()
@@ -116,21 +140,11 @@ def _any_wins(colour, star, r0, c0, facing0, stars, choice_ops, choice_conds, co
     conds = np.zeros((5, 10), np.int64)
     digits = np.zeros(max(n, 1), np.int64)
     while True:
-        j = 0
-        for f in range(5):
-            for i in range(counts[f]):
-                ops[f, i] = choice_ops[digits[j]]
-                conds[f, i] = choice_conds[digits[j]]
-                j += 1
+        fill(digits, choice_ops, choice_conds, counts, ops, conds)
         if _wins(colour, star, r0, c0, facing0, stars, ops, conds, counts):
             return True
-        j = 0
-        while j < n and digits[j] == k - 1:
-            digits[j] = 0
-            j += 1
-        if j >= n:
+        if not advance(digits, n, k):
             return False
-        digits[j] += 1
 
 
 def minimum(level: Level, max_size: int, conds: str = COLOURS) -> int | None:
