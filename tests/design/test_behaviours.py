@@ -38,18 +38,23 @@ def lightbot_levels() -> tuple[lightbot.Level, ...]:
 
 
 @cache
-def lightbot_truth(level: lightbot.Level) -> tuple[int, frozenset, frozenset]:
+def truth(level: lightbot.Level | robozzle.Level) -> tuple[int, frozenset, frozenset]:
     """(par, the behaviours of every winning program of the par, their runs as state sequences)."""
+    game, winners_of, key = (
+        (lightbot, every_program.lightbot_winners, lightbot_key)
+        if isinstance(level, lightbot.Level)
+        else (robozzle, every_program.robozzle_winners, robozzle_key)
+    )
     par = gridbot.solve(level).length
-    winners = every_program.lightbot_winners(level, par)
-    keys = frozenset(lightbot_key(level, p) for p in winners)
-    states = frozenset(tuple(lightbot.states(level, p)) for p in winners)
+    winners = winners_of(level, par)
+    keys = frozenset(key(level, p) for p in winners)
+    states = frozenset(tuple(game.states(level, p)) for p in winners)
     return par, keys, states
 
 
 @pytest.mark.parametrize("level", lightbot_levels()[::2], ids=str)
 def test_lightbot_count_is_every_programs(level: lightbot.Level) -> None:
-    par, keys, _ = lightbot_truth(level)
+    par, keys, _ = truth(level)
     assert not every_program.lightbot_winners(level, par - 1)  # the par is the par
     a = analyze(level, longer=False, needed=False)
     assert (a.status, a.par) == ("optimal", par)
@@ -62,7 +67,7 @@ def test_lightbot_listing_alone_undercounts() -> None:
     state sequences (the count before) differ from every program's: so the test above can fail."""
     short_by_listing = short_by_states = 0
     for level in lightbot_levels():
-        par, keys, states = lightbot_truth(level)
+        par, keys, states = truth(level)
         result = gridbot.solve(level, all_solutions=True)
         listed = (result.solution, *result.solutions)
         short_by_listing += len({lightbot_key(level, p) for p in listed}) < len(keys)
@@ -74,7 +79,7 @@ def test_lightbot_listing_alone_undercounts() -> None:
 
 def test_lightbot_bounded_work_is_a_lower_bound() -> None:
     level = lightbot_levels()[0]
-    par, keys, _ = lightbot_truth(level)
+    par, keys, _ = truth(level)
     result = gridbot.solve(level, all_solutions=True)
     every = lightbot_every(level, par, (result.solution,), False, 1000, Clock(None), work=10)
     assert not every.complete and len(every.keys) <= len(keys)
@@ -110,18 +115,9 @@ def robozzle_puzzles() -> tuple[robozzle.Level, ...]:
     return tuple(found)
 
 
-@cache
-def robozzle_truth(level: robozzle.Level) -> tuple[int, frozenset, frozenset]:
-    par = gridbot.solve(level).length
-    winners = every_program.robozzle_winners(level, par)
-    keys = frozenset(robozzle_key(level, p) for p in winners)
-    states = frozenset(tuple(robozzle.states(level, p)) for p in winners)
-    return par, keys, states
-
-
 @pytest.mark.parametrize("level", robozzle_puzzles()[:10], ids=str)
 def test_robozzle_count_is_every_programs(level: robozzle.Level) -> None:
-    par, keys, _ = robozzle_truth(level)
+    par, keys, _ = truth(level)
     a = analyze(level, longer=False, needed=False)
     assert (a.status, a.par) == ("optimal", par)
     assert not a.behaviours_capped
@@ -133,7 +129,7 @@ def test_robozzle_states_of_the_listing_differ() -> None:
     some of these puzzles, so the test above can fail."""
     differ = 0
     for level in robozzle_puzzles()[:10]:
-        par, keys, states = robozzle_truth(level)
+        par, keys, states = truth(level)
         result = gridbot.solve(level, all_solutions=True)
         listed = (result.solution, *result.solutions)
         before = len({tuple(robozzle.states(level, p)) for p in listed})
