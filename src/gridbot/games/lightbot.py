@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from gridbot.errors import LevelError, ProgramError
+from gridbot.games.entries import Entries
 from gridbot.grid import Direction, grid_rows
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import Outcome, Pictured, PicturedRun, Verdict
@@ -376,16 +377,10 @@ def run(level: Level, program: Program | str, tick: Callable[[], None] | None = 
         return Run(level, program, _verdict(Outcome.COMPLETED, 0))
     width = len(level.heights[0])
     shift = len(level.lights)
-    seen: dict[int, int] = {}  # entry state -> stack height where seen, while still valid
-    at_height: list[int | None] = [None]  # the entry state recorded at each stack height
+    entries = Entries()
     number, lit = 0, 0
     for step, control, height in _execute(level, program):
-        while len(at_height) > height + 1:  # the stack went below: that entry no longer proves anything
-            old = at_height.pop()
-            if old is not None and seen.get(old) == len(at_height):
-                del seen[old]
-        while len(at_height) < height + 1:
-            at_height.append(None)
+        entries.at(height)
         if step is not None:
             number, lit = step.number, step.lit
             if lit == full:
@@ -397,10 +392,9 @@ def run(level: Level, program: Program | str, tick: Callable[[], None] | None = 
         if pc != 0 or proc == 0:
             continue
         key = ((((r * width + c) * 4 + facing) * 3 + proc) << shift) | lit
-        if key in seen:
+        if key in entries:
             return Run(level, program, _verdict(Outcome.FOREVER, number, _off(lit, full)))
-        seen[key] = height
-        at_height[height] = key
+        entries.record(key, height)
     return Run(level, program, _verdict(Outcome.INCOMPLETE, number, _off(lit, full)))
 
 

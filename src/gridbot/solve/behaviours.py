@@ -52,6 +52,7 @@ from typing import Any
 from gridbot.deadline import Clock
 from gridbot.errors import WrongAnswer
 from gridbot.games import lightbot, robozzle
+from gridbot.games.entries import Entries
 from gridbot.games.lightbot import LIMITS
 
 WALK_OPS = "FJLR12"
@@ -145,8 +146,7 @@ class _Count:
         spread = lightbot.Program(*("X" + "X".join(body) + "X" for body in walk))
         gaps: dict[tuple[int, int], int] = {}
         passes: list[tuple[int, int]] = []
-        seen: dict[tuple, tuple[int, int]] = {}  # entry state -> (stack height, fetch number)
-        at_height: list[tuple | None] = [None]
+        entries = Entries()  # entry state -> its fetch number, while it still proves a repeat
         ends: set[int] = set()
         end: int | None = None
         n = 0
@@ -157,12 +157,7 @@ class _Count:
                 self.spend(4096)
             if pc == 2 * len(walk[proc]):
                 ends.add(proc)
-            while len(at_height) > height + 1:
-                old = at_height.pop()
-                if old is not None and seen.get(old, (-1, 0))[0] == len(at_height):
-                    del seen[old]
-            while len(at_height) < height + 1:
-                at_height.append(None)
+            entries.at(height)
             if pc % 2 == 0:  # an X of the spread walk: gap pc / 2 of this body
                 light = self.index.get(position)
                 if light is not None:
@@ -170,12 +165,11 @@ class _Count:
                     passes.append((1 << gap, 1 << light))
             if pc == 0 and proc != 0 and end is None:  # a procedure entered
                 key = (position, facing, proc)
-                if key in seen:
-                    first = seen[key][1]
+                if key in entries:
+                    first = entries.first(key)
                     end = first + 2 * (n - first)
                 else:
-                    seen[key] = (height, n)
-                    at_height[height] = key
+                    entries.record(key, height, n)
         self.spend(n % 4096 + 1)
         order = sorted(gaps, key=gaps.__getitem__)
         return _Passes(tuple(order), tuple(passes), frozenset(ends))

@@ -41,6 +41,7 @@ from typing import Any
 
 from gridbot.deadline import Clock
 from gridbot.games import lightbot, robozzle
+from gridbot.games.entries import Entries
 
 END = "end"
 
@@ -136,11 +137,11 @@ class LightbotSearch(LazySearch):
 
     def start(self, i: int) -> list[Any]:
         level = self.levels[i]
-        # position, facing, lit, proc, pc, stack, seen (entry key -> height), at_height
-        return [level.start, int(level.facing), 0, 0, 0, [], {}, [None]]
+        # position, facing, lit, proc, pc, stack, the entries of the calls under way (the proof of a repeat)
+        return [level.start, int(level.facing), 0, 0, 0, [], Entries()]
 
     def copy(self, state: list[Any]) -> list[Any]:
-        return state[:5] + [list(state[5]), dict(state[6]), list(state[7])]
+        return state[:5] + [list(state[5]), state[6].copy()]
 
     def advance(self, i: int, st: list[Any]) -> Any:
         """Run level i until it wins ('won'), is lost (None) or reaches an undecided slot ((proc, pc))."""
@@ -148,7 +149,7 @@ class LightbotSearch(LazySearch):
         index, full, width = self.index[i], self.full[i], len(level.heights[0])
         if full == 0:
             return "won"
-        position, facing, lit, proc, pc, stack, seen, at_height = st
+        position, facing, lit, proc, pc, stack, entries = st
         try:
             while True:
                 body = self.slots[proc]
@@ -161,20 +162,13 @@ class LightbotSearch(LazySearch):
                     proc, pc = stack.pop()
                     continue
                 # the entry proof of gridbot.games.lightbot.run: entries at pc 0 of a procedure
-                height = len(stack)
-                while len(at_height) > height + 1:
-                    old = at_height.pop()
-                    if old is not None and seen.get(old) == len(at_height):
-                        del seen[old]
-                while len(at_height) < height + 1:
-                    at_height.append(None)
+                entries.at(len(stack))
                 if pc == 0 and proc != 0:
                     r, c = position
                     key = ((((r * width + c) * 4 + facing) * 3 + proc) << len(level.lights)) | lit
-                    if key in seen:
+                    if key in entries:
                         return None  # repeats for ever without the win
-                    seen[key] = height
-                    at_height[height] = key
+                    entries.record(key, len(stack))
                 pc += 1
                 if op in lightbot.CALLS:
                     stack.append((proc, pc))
@@ -237,16 +231,16 @@ class RobozzleSearch(LazySearch):
         level = self.levels[i]
         colours = [list(row) for row in level.colours]
         # r, c, facing, colours, stars left, f, pc, actions, stack of (f, pc, entered f, actions at entry),
-        # entry states seen (-> stack height) and the one recorded at each height (the proof of a repeat)
-        return [*level.start, int(level.facing), colours, set(level.stars), 0, 0, 0, [(-1, -1, 0, 0)], {}, [None]]
+        # the entries of the calls under way (the proof of a repeat)
+        return [*level.start, int(level.facing), colours, set(level.stars), 0, 0, 0, [(-1, -1, 0, 0)], Entries()]
 
     def copy(self, st: list[Any]) -> list[Any]:
         colours = [list(row) for row in st[3]] if self.levels[0].paints else st[3]
-        return st[:3] + [colours, set(st[4])] + st[5:8] + [list(st[8]), dict(st[9]), list(st[10])]
+        return st[:3] + [colours, set(st[4])] + st[5:8] + [list(st[8]), st[9].copy()]
 
     def advance(self, i: int, st: list[Any]) -> Any:
         level = self.levels[i]
-        r, c, facing, colours, stars, f, pc, actions, stack, seen, at_height = st
+        r, c, facing, colours, stars, f, pc, actions, stack, entries = st
         paints = bool(self.levels[0].paints)
         try:
             while True:
@@ -255,18 +249,11 @@ class RobozzleSearch(LazySearch):
                 if slot is None:
                     return (f, pc)
                 if pc == 0:  # a repeated entry state: everything since repeats for ever without a star
-                    height = len(stack)
-                    while len(at_height) > height + 1:
-                        old = at_height.pop()
-                        if old is not None and seen.get(old) == len(at_height):
-                            del seen[old]
-                    while len(at_height) < height + 1:
-                        at_height.append(None)
+                    entries.at(len(stack))
                     key = (r, c, facing, f, len(stars), tuple(map(tuple, colours)) if paints else ())
-                    if key in seen:
+                    if key in entries:
                         return None
-                    seen[key] = height
-                    at_height[height] = key
+                    entries.record(key, len(stack))
                 if slot == END:
                     if len(stack) == 1:
                         return None  # F1 ended
