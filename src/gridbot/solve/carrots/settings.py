@@ -10,8 +10,10 @@ class Settings:
     """How the solver spends its time and memory. None of them changes which length is proven shortest: they
     change how fast, when the tables stop for memory, and how long the finishing work may take."""
 
-    # table words a kernel call may go through (tens of milliseconds at most), so that the clock is read often
-    work_per_call: int = 2**23
+    # table words a kernel call may go through, so that the clock is read often: 8 MiB, tens of milliseconds,
+    # and about 0.1 s where the call writes memory the process never touched (a virtual machine whose host takes
+    # back free memory makes each first touch cost about 10 ms per MiB)
+    work_per_call: int = 2**20
     # loop bodies per build_loops call, at most: a second bound beside work_per_call, so that a call returns (and
     # the clock is read) after a bounded number of bodies however little each one's powers cost
     bodies_per_call: int = 256
@@ -33,9 +35,10 @@ class Settings:
     # small never pays for a map the size of the whole store
     first_map_rows: int = 1024
     # the largest function (every state's end and marks; about squares^2 / 2 bytes) the tables take: past it
-    # (boards of more than about 11,500 squares) each table step touches hundreds of megabytes, too slow to keep
-    # a time limit, and a store that fits in memory holds too few rows to prove more than a few tokens
-    max_state_bytes: int = 2**26
+    # (boards of more than about 4,000 squares) the first rows alone write tens of megabytes, up to a second
+    # where memory is touched for the first time, too slow to keep a time limit of a second, and a store that
+    # fits in memory holds too few rows to prove more than a few tokens
+    max_state_bytes: int = 2**23
     # the finishing work (lowering loop counts, the greedy program) may go past the deadline by grace_share of
     # the limit, at least grace_min and at most grace_max seconds: well inside the time bound's slack of
     # max(1 s, 10 %), and enough to turn a found program into a readable one
