@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import gridbot
@@ -156,6 +157,48 @@ def test_the_budget_respects_a_cgroup_limit(tmp_path: Path) -> None:
 
 def test_the_budget_has_a_ceiling() -> None:
     assert 0 < memory.memory_budget() <= memory.MAX_BUDGET
+
+
+def test_the_arena_reuses_a_buffer_once_its_last_view_is_gone() -> None:
+    """The pages a solve wrote serve the next one: the same memory, given back only when no view of it is left."""
+    arena = memory.Arena(least=2**16, keep=2)
+    a = arena.empty((100, 1000), np.uint64)
+    a[:] = 7
+    view = a[10:, 5]
+    address = a.__array_interface__["data"][0]
+    del a
+    assert arena.free_bytes() == 0  # a view still reads it
+    other = arena.empty((100, 1000), np.uint64)
+    assert other.__array_interface__["data"][0] != address
+    del view
+    assert arena.free_bytes() >= 800_000
+    b = arena.empty((90, 1000), np.uint64)  # smaller: the same buffer, its old contents (undefined, as np.empty)
+    assert b.__array_interface__["data"][0] == address and b.flags.writeable and b.flags.c_contiguous
+    assert arena.empty(10, np.int32).base is None  # small requests are plain numpy arrays
+    del b, other
+    assert arena.clear() == 2 and arena.free_bytes() == 0
+
+
+def test_the_arena_keeps_few_buffers_and_a_limit_empties_it() -> None:
+    arena = memory.Arena(least=1, keep=2)
+    held = [arena.empty(2**20 + k, np.uint8) for k in range(4)]
+    del held
+    assert arena.free_bytes() <= 2 * memory._rounded(2**20 + 3)
+    code = textwrap.dedent(
+        """
+        import resource
+        import numpy as np
+        from gridbot.solve import memory
+        a = memory.ARENA.empty(2**28, np.uint8)
+        del a
+        before = memory.ARENA.free_bytes()
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+        memory.memory_budget()
+        print(before, memory.ARENA.free_bytes())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == [str(memory._rounded(2**28)), "0"], done.stderr
 
 
 # ---------------------------------------------------------------- worker processes

@@ -160,8 +160,8 @@ class FragmentTables:
         self.capacity = self.sizes.store_rows(self.memory_budget)
         while True:
             try:
-                self.ends = np.empty((self.capacity, self.S), np.int32)
-                self.vis = np.empty((self.capacity, self.S, self.W), np.uint64)
+                self.ends = memory.ARENA.empty((self.capacity, self.S), np.int32)
+                self.vis = memory.ARENA.empty((self.capacity, self.S, self.W), np.uint64)
                 self.prov = np.zeros((4, self.capacity), np.int64)  # kind, p1, p2, p3 per row
                 break
             except MemoryError:  # the system refuses even address space (strict overcommit): ask for less
@@ -219,11 +219,11 @@ class FragmentTables:
                 raise self._full()
             try:
                 self._powers = (
-                    np.empty((limit, self.S), np.int32),
-                    np.empty((limit, self.S, self.W), np.uint64),
-                    np.empty(limit, np.uint64),
-                    np.empty(limit, np.uint64),
-                    np.empty(limit, np.int64),
+                    memory.ARENA.empty((limit, self.S), np.int32),
+                    memory.ARENA.empty((limit, self.S, self.W), np.uint64),
+                    memory.ARENA.empty(limit, np.uint64),
+                    memory.ARENA.empty(limit, np.uint64),
+                    memory.ARENA.empty(limit, np.int64),
                 )
             except MemoryError:
                 raise self._full() from None

@@ -127,12 +127,12 @@ class _Tables:
         self.capacity = max(8, budget // self.row_bytes)
         while True:
             try:
-                self.ends = np.empty((self.capacity, self.S), np.int32)
-                self.vis = np.empty((self.capacity, self.S, self.W), np.uint64)
-                self.hi = np.empty((self.capacity, self.S), np.int32)
-                self.th = np.empty((self.capacity, self.S), np.int32)
-                self.prov = np.empty((3, self.capacity), np.int64)
-                self.costs = np.empty(self.capacity, np.int32)
+                self.ends = memory.ARENA.empty((self.capacity, self.S), np.int32)
+                self.vis = memory.ARENA.empty((self.capacity, self.S, self.W), np.uint64)
+                self.hi = memory.ARENA.empty((self.capacity, self.S), np.int32)
+                self.th = memory.ARENA.empty((self.capacity, self.S), np.int32)
+                self.prov = memory.ARENA.empty((3, self.capacity), np.int64)
+                self.costs = memory.ARENA.empty(self.capacity, np.int32)
                 break
             except MemoryError:  # the system refuses even address space (strict overcommit): ask for less
                 self.capacity //= 2
@@ -184,11 +184,11 @@ class _Tables:
         if rows * self.row_bytes > self.budget // 4:
             raise _Undecided("a loop has more distinct counts than the memory budget holds")
         return (
-            np.empty((rows, self.S), np.int32),
-            np.empty((rows, self.S, self.W), np.uint64),
-            np.empty((rows, self.S), np.int32),
-            np.empty((rows, self.S), np.int32),
-            np.empty(rows, np.uint64),
+            memory.ARENA.empty((rows, self.S), np.int32),
+            memory.ARENA.empty((rows, self.S, self.W), np.uint64),
+            memory.ARENA.empty((rows, self.S), np.int32),
+            memory.ARENA.empty((rows, self.S), np.int32),
+            memory.ARENA.empty(rows, np.uint64),
         )
 
     def _admit(self, e: np.ndarray, v: np.ndarray, h: np.ndarray, t: np.ndarray, cost: int, prov: tuple) -> None:
