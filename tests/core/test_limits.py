@@ -162,6 +162,9 @@ def test_the_budget_has_a_ceiling() -> None:
 def test_the_arena_reuses_a_buffer_once_its_last_view_is_gone() -> None:
     """The pages a solve wrote serve the next one: the same memory, given back only when no view of it is left."""
     arena = memory.Arena(least=2**16, keep=2)
+    assert arena.empty((100, 1000), np.uint64).base is None  # outside `reusing`: plain numpy arrays
+    block = arena.reusing()
+    block.__enter__()
     a = arena.empty((100, 1000), np.uint64)
     a[:] = 7
     view = a[10:, 5]
@@ -176,25 +179,29 @@ def test_the_arena_reuses_a_buffer_once_its_last_view_is_gone() -> None:
     assert b.__array_interface__["data"][0] == address and b.flags.writeable and b.flags.c_contiguous
     assert arena.empty(10, np.int32).base is None  # small requests are plain numpy arrays
     del b, other
-    assert arena.clear() == 2 and arena.free_bytes() == 0
+    assert arena.free_bytes() > 0
+    block.__exit__(None, None, None)  # the last block ends: the pool goes
+    assert arena.free_bytes() == 0
 
 
 def test_the_arena_keeps_few_buffers_and_a_limit_empties_it() -> None:
     arena = memory.Arena(least=1, keep=2)
-    held = [arena.empty(2**20 + k, np.uint8) for k in range(4)]
-    del held
-    assert arena.free_bytes() <= 2 * memory._rounded(2**20 + 3)
+    with arena.reusing():
+        held = [arena.empty(2**20 + k, np.uint8) for k in range(4)]
+        del held
+        assert 0 < arena.free_bytes() <= 2 * memory._rounded(2**20 + 3)
     code = textwrap.dedent(
         """
         import resource
         import numpy as np
         from gridbot.solve import memory
-        a = memory.ARENA.empty(2**28, np.uint8)
-        del a
-        before = memory.ARENA.free_bytes()
-        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
-        memory.memory_budget()
-        print(before, memory.ARENA.free_bytes())
+        with memory.ARENA.reusing():
+            a = memory.ARENA.empty(2**28, np.uint8)
+            del a
+            before = memory.ARENA.free_bytes()
+            resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+            memory.memory_budget()
+            print(before, memory.ARENA.free_bytes())
         """
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -37,6 +37,7 @@ from gridbot.deadline import Progress, check_time_limit
 from gridbot.errors import OrderError, Stopped
 from gridbot.games.torch_cave import START_LIGHT, TORCH_LIGHT
 from gridbot.result import Status
+from gridbot.solve import memory
 from gridbot.solve.analyze import Analysis, analyze
 
 UNIQUE_CAP = 2  # optimal solutions counted when one is wanted: a second one is enough to reject
@@ -445,6 +446,7 @@ def candidate_seed(order: Order, tried: int) -> int:
     return random.Random(f"{text} {order.seed} {tried}").getrandbits(48)
 
 
+@memory.ARENA.reusing()  # the solves of its candidates reuse each other's tables' memory
 def generate(
     game: str,
     par: int | None = None,

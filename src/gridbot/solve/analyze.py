@@ -72,7 +72,7 @@ from gridbot import games
 from gridbot.deadline import Clock, Progress, Timeout, check_time_limit, reading
 from gridbot.errors import WrongAnswer
 from gridbot.result import SolveResult, Status
-from gridbot.solve import StopEvent, solver
+from gridbot.solve import StopEvent, memory, solver
 from gridbot.solve import solve as solve_level
 from gridbot.solve.behaviours import KEYS
 from gridbot.solve.check import completes
@@ -419,6 +419,7 @@ EXACT: dict[str, Callable[[Any, int, int, Clock, tuple, bool], Any]] = {
 # ---------------------------------------------------------------- the analysis
 
 
+@memory.ARENA.reusing()  # its solves of one board reuse each other's tables' memory
 def analyze(
     level: Any,
     *,

@@ -3,7 +3,8 @@ arena their large arrays come from, whose memory the process keeps for its next 
 
 >>> memory_budget() > 0
 True
->>> a = ARENA.empty((1024, 256), np.uint64)  # 2 MiB: from the arena
+>>> with ARENA.reusing():
+...     a = ARENA.empty((1024, 256), np.uint64)  # 2 MiB: from the arena
 >>> a.shape, a.dtype.name
 ((1024, 256), 'uint64')
 """
@@ -16,6 +17,7 @@ import mmap
 import os
 import threading
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +89,13 @@ def _physical() -> int | None:
         return None
 
 
+def _ceiling() -> int:
+    """The most any budget gets: a third of the physical memory, at most MAX_BUDGET (UNREADABLE_BUDGET when the
+    machine does not say)."""
+    physical = _physical()
+    return UNREADABLE_BUDGET if physical is None else min(MAX_BUDGET, physical // 3)
+
+
 def memory_budget(share: float = 1.0) -> int:
     """Bytes a solver may allocate for its tables, `share` of what it gets (e.g. 1/workers).
 
@@ -97,8 +106,7 @@ def memory_budget(share: float = 1.0) -> int:
     interpreter needs some too. Read afresh at every call: O(cgroup depth).
     Where either limit applies, the arena's free buffers are given back first.
     """
-    physical = _physical()
-    room = UNREADABLE_BUDGET if physical is None else min(MAX_BUDGET, physical // 3)
+    room = _ceiling()
     limits = (_address_room(), _cgroup_room())
     # the arena's free buffers count against these limits: give them back and read the limits again
     if any(limited is not None for limited in limits) and ARENA.clear():
@@ -131,6 +139,23 @@ class Arena:
         self._free: list[mmap.mmap] = []
         self._returned: collections.deque[mmap.mmap] = collections.deque()  # appended by finalizers, any thread
         self._lock = threading.Lock()
+        self._users = 0  # blocks of `reusing` under way: outside them, requests are plain numpy arrays
+
+    @contextlib.contextmanager
+    def reusing(self) -> Iterator[None]:
+        """Within the block, large requests come from the pool; when the last such block ends, the pool is given
+        back. For a run of many solves (an analysis, levels made to order): a single solve under a tight limit
+        gets plain numpy arrays and pays nothing for buffers other solves left. Usable as a decorator."""
+        with self._lock:
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._users -= 1
+                last = self._users == 0
+            if last:
+                self.clear()
 
     def empty(self, shape: int | tuple[int, ...], dtype: DTypeLike) -> np.ndarray:
         """An array of `shape` and `dtype` with undefined contents, from a free buffer of the pool when one is large
@@ -138,7 +163,7 @@ class Arena:
         dt = np.dtype(dtype)
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
-        if nbytes < self.least:
+        if nbytes < self.least or not self._users:
             return np.empty(dims, dt)
         buffer = self._take(nbytes)
         if buffer is None:
@@ -147,7 +172,7 @@ class Arena:
             except OSError as exc:  # ENOMEM: the address space a limit or strict overcommit refuses
                 raise MemoryError(str(exc)) from None
         raw = np.frombuffer(buffer, np.uint8, count=nbytes)
-        weakref.finalize(raw, self._returned.append, buffer)  # every view of raw has raw as its base
+        weakref.finalize(raw, self._release, buffer)  # every view of raw has raw as its base
         return raw.view(dt).reshape(dims)
 
     def _take(self, nbytes: int) -> mmap.mmap | None:
@@ -162,6 +187,15 @@ class Arena:
             best = min(fits, key=len)
             self._free.remove(best)
             return best
+
+    def _release(self, buffer: mmap.mmap) -> None:
+        """The last view of `buffer` is gone: pool it within a `reusing` block, else give it back now, where numpy
+        would have given it back too. Runs wherever the garbage collector does, so it takes no lock: a race keeps
+        one buffer more or fewer."""
+        if self._users and len(self._free) + len(self._returned) < self.keep:
+            self._returned.append(buffer)
+        else:
+            _close(buffer)
 
     def _drain(self) -> None:
         while self._returned:

@@ -160,15 +160,23 @@ def test_all_solutions_are_distinct_optimal_and_complete() -> None:
 
 @pytest.mark.clock
 def test_time_limit_gives_a_checked_program_and_an_honest_bound() -> None:
+    """Stopped by the clock: a program the simulator accepts, and a bound below the par. A 12 x 12 board whose
+    proof takes far longer than 0.3 s, so that the tables (a few tens of milliseconds to start, more where the
+    machine writes fresh memory slowly) are well under way at the deadline and their greedy program beats the plain
+    tour; carrots:12 at 0.05 s, where whether the tables start at all depends on the machine."""
     from gridbot.solve.carrots import warm_up
 
-    warm_up()  # with the kernels to load, 0.05 s leaves no time for the tables (that is tested apart)
-    level = gridbot.load("carrots:12")
-    result = solve(level, time_limit=0.05)
+    warm_up()
+    level = random_level(12, 12, 5, fill=0.7)
+    result = solve(level, time_limit=0.3)
     assert result.status == "solved"
     assert carrots.run(level, result.program).verdict.won
-    assert result.proven_impossible < 8
-    assert result.length < walk(level).tokens  # the greedy program beats the plain tour here
+    assert result.proven_impossible < result.length < walk(level).tokens  # the greedy program beats the tour
+    level = gridbot.load("carrots:12")
+    result = solve(level, time_limit=0.05)
+    assert result.status in ("solved", "optimal")
+    assert carrots.run(level, result.program).verdict.won
+    assert result.proven_impossible < 8 or result.status == "optimal"
 
 
 @SLOW
