@@ -89,13 +89,6 @@ def _physical() -> int | None:
         return None
 
 
-def _ceiling() -> int:
-    """The most any budget gets: a third of the physical memory, at most MAX_BUDGET (UNREADABLE_BUDGET when the
-    machine does not say)."""
-    physical = _physical()
-    return UNREADABLE_BUDGET if physical is None else min(MAX_BUDGET, physical // 3)
-
-
 def memory_budget(share: float = 1.0) -> int:
     """Bytes a solver may allocate for its tables, `share` of what it gets (e.g. 1/workers).
 
@@ -106,7 +99,8 @@ def memory_budget(share: float = 1.0) -> int:
     interpreter needs some too. Read afresh at every call: O(cgroup depth).
     Where either limit applies, the arena's free buffers are given back first.
     """
-    room = _ceiling()
+    physical = _physical()
+    room = UNREADABLE_BUDGET if physical is None else min(MAX_BUDGET, physical // 3)
     limits = (_address_room(), _cgroup_room())
     # the arena's free buffers count against these limits: give them back and read the limits again
     if any(limited is not None for limited in limits) and ARENA.clear():
@@ -180,9 +174,7 @@ class Arena:
             self._drain()
             fits = [b for b in self._free if len(b) >= nbytes]
             if not fits:  # a new buffer: the free ones go first, so that the process holds no more than before
-                for buffer in self._free:
-                    _close(buffer)
-                self._free.clear()
+                self._close_free()
                 return None
             best = min(fits, key=len)
             self._free.remove(best)
@@ -213,11 +205,15 @@ class Arena:
         """Give every free buffer back to the system; returns how many there were."""
         with self._lock:
             self._drain()
-            count = len(self._free)
-            for buffer in self._free:
-                _close(buffer)
-            self._free.clear()
-            return count
+            return self._close_free()
+
+    def _close_free(self) -> int:
+        """Close every free buffer (the lock held); returns how many there were."""
+        count = len(self._free)
+        for buffer in self._free:
+            _close(buffer)
+        self._free.clear()
+        return count
 
 
 def _rounded(nbytes: int) -> int:
