@@ -42,6 +42,7 @@ from gridbot.kernels.robozzle.layout import (
     S_CALLED,
     S_DEPTH,
     S_F,
+    S_FACING,
     S_LEAST,
     S_LENGTH,
     S_NODES,
@@ -72,7 +73,7 @@ def _option(kind: int, op: int, cs: int) -> int:
 
 
 @kernel
-def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
+def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
     """Fill `frame`'s options for the slot at the registers; returns how many there are.
 
     A new slot: the function ends here (not F1 with nothing pushed, not an
@@ -90,6 +91,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     here = colour[sc[S_POS]]
     here_bit = 2 << here
     used, length = sc[S_USED], sc[S_LENGTH]
+    falls = step[sc[S_POS] * 4 + sc[S_FACING]] < 0  # a move run here falls off the board: lost at once
     n = 0
     if pc == nd[f]:  # a new slot
         if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
@@ -104,7 +106,7 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
         # colours a condition may name: those present, less any a relaxed board leaves out (CONDS_OFF)
         named = present & COLOUR_BITS & ~(present >> CONDS_OFF)
         runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
-        n = _command_options(frame, n, runs, here, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
+        n = _command_options(frame, n, runs, here, falls, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
         skipped = named & ~here_bit
         if skipped:
             frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
@@ -115,10 +117,12 @@ def _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd) -
     skipped = conds & ~(NO_COND | here_bit)
     o = op[f, pc]
     if o == UNKNOWN:
-        n = _command_options(frame, n, runs, here, used, length, slots, paints, prev_same, nd, f, pc, op, cs)
+        n = _command_options(frame, n, runs, here, falls, used, length, slots, paints, prev_same, nd, f, pc, op, cs)
     else:
         if o == OP_PAINT + here:
             runs &= NO_COND  # a paint on its own colour's condition does nothing
+        if o == OP_F and falls:
+            runs = 0
         if runs:
             frame[FR_OPTS + n] = _option(K_RUN, o, runs)
             n += 1
@@ -159,7 +163,9 @@ def _turns_before(f, pc, cond, op, cs) -> tuple:
 
 
 @kernel
-def _command_options(frame, n, runs, here, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs) -> int:
+def _command_options(
+    frame, n, runs, here, falls, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs
+) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
     Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
@@ -182,7 +188,7 @@ def _command_options(frame, n, runs, here, used_after, length, slots, paints, pr
     right_before = pc >= 1 and op[f, pc - 1] == OP_R
     left_after = pc + 1 < nd[f] and op[f, pc + 1] == OP_L
     for o in range(N_OPS):
-        if (o == OP_L and right_before) or (o == OP_R and left_after):
+        if (o == OP_L and right_before) or (o == OP_R and left_after) or (o == OP_F and falls):
             continue
         conds = runs
         if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
@@ -316,6 +322,29 @@ def _cut(code, fresh, sc, slots, op, cs, nd, closed) -> bool:
 
 
 @kernel
+def _close_all(sc, slots, cs, nd, closed, trail) -> bool:
+    """With every slot of the length used, no function can gain a slot or first be called (a call of a function
+    not called yet needs room for its first command), so the end of each open function is decided now, as the
+    run would decide it on reaching it (logged on the trail); is the run lost at once? It is when one of them
+    could not end as it stands: a function (not F1) of one unconditioned command, or one a function before it
+    in the renaming order could hold (_renamed_first). Both are cut whether or not the run ever reaches that
+    end: the shorter or renamed equivalent is searched. F1 closed ends the run at its end with nothing pushed,
+    lost, as no option there did."""
+    for f in range(MAX_FUNCTIONS):
+        if nd[f] == 0 or closed[f]:
+            continue
+        if f > 0:
+            if (nd[f] == 1 and cs[f, 0] == NO_COND) or _renamed_first(f, nd[f], slots, nd, sc):
+                return True
+            if nd[f] == 1 and cs[f, 0] & NO_COND:  # the one slot keeps only its colour conditions
+                _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
+                cs[f, 0] &= ~NO_COND
+        _log(trail, sc, T_CLOSED, f, closed[f])
+        closed[f] = 1
+    return False
+
+
+@kernel
 def _save(frame, sc) -> None:
     """Keep the registers (and the trail's top) in `frame`, for _restore."""
     for k in range(N_SAVED):
@@ -367,7 +396,11 @@ def search(
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
     registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
     start_nodes = sc[S_NODES]
-    code, fresh = K_SKIP, False  # the option applied last, and whether its slot was new or its command undecided
+    code, fresh, used = (
+        K_SKIP,
+        False,
+        0,
+    )  # the option applied last, and whether its slot was new or its command undecided
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)
@@ -386,7 +419,7 @@ def search(
             depth = sc[S_DEPTH]
             frame = frames[depth]
             _save(frame, sc)
-            frame[FR_COUNT] = _options(frame, sc, colour, slots, paints, present, prev_same, op, cs, nd)
+            frame[FR_COUNT] = _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs, nd)
             frame[FR_CURSOR] = -1
             sc[S_DEPTH] = depth + 1
         # take the next option of the deepest frame that has one (backtracking over spent frames)
@@ -403,10 +436,14 @@ def search(
             if cursor < frame[FR_COUNT]:
                 code = frame[FR_OPTS + cursor]
                 fresh = sc[S_PC] == nd[sc[S_F]] or op[sc[S_F], sc[S_PC]] == UNKNOWN
+                used = sc[S_USED]
                 _apply(code, sc, op, cs, nd, closed, trail)
                 sc[S_NODES] += 1
                 break
             sc[S_DEPTH] = depth - 1
-        result = _LOSE if _cut(code, fresh, sc, slots, op, cs, nd, closed) else _DECIDE - 1
+        lost = _cut(code, fresh, sc, slots, op, cs, nd, closed)
+        if not lost and sc[S_USED] > used and sc[S_USED] == sc[S_LENGTH]:  # the last slot: every end decided now
+            lost = _close_all(sc, slots, cs, nd, closed, trail)
+        result = _LOSE if lost else _DECIDE - 1
         if result != _LOSE and sc[S_NODES] - start_nodes >= budget:
             return PAUSED

@@ -98,6 +98,16 @@ no more slots that is still searched, or runs that can never win:
     no win before, or the search would have stopped there). A set that keeps
     a colour reads as that colour (program_of), which skipped every such
     time, so the actions counted are those of the program reported.
+12. *The last slot.* With every slot of the length used, no function can
+    gain a slot or be called for the first time (that call needs room for
+    the function's first command), so every open function's end is decided
+    at once, by cuts 1, 2 and 7 as the run would decide it on reaching it.
+    Those cuts then apply whether or not the run ever reaches that end: the
+    shorter or renamed equivalents they name win the same way, and are
+    searched.
+13. *Moves off the board.* A command chosen at a slot runs at once, and so
+    does a decided move when its condition set is split so that it runs: a
+    move facing off the board there loses the run, so it is not offered.
 
 Before any search, a star that no walk over tiles from the robot reaches
 makes the puzzle unsolvable (holes never become tiles).
