@@ -139,6 +139,11 @@ def _command() -> str:
     return os.path.join(os.path.dirname(sys.executable), "gridbot")
 
 
+# RoboZZle's command runs its heuristics beside the exact search, on timers: which of them finds the program first,
+# and so the program and the counts, hang on the machine's load; the answer's length and bound do not
+SETTLED = {"robozzle": ("game", "level", "status", "length", "lower_bound")}
+
+
 def _cli(command: list[str]) -> Any:
     done = subprocess.run([_command(), *command], capture_output=True, text=True, env={**os.environ, "CI": "true"})
     out: Any = done.stdout
@@ -147,6 +152,8 @@ def _cli(command: list[str]) -> Any:
         out.pop("seconds", None)
         if isinstance(out.get("stats"), dict):
             out["stats"] = _stable_stats(out["stats"])
+        if command[0] == "solve" and command[1] in SETTLED:
+            out = {k: v for k, v in out.items() if k in SETTLED[command[1]]}
     except ValueError:
         pass
     return {"exit": done.returncode, "out": out, "err": done.stderr}

@@ -669,7 +669,7 @@ def children_by_replay(beam: solve_robozzle.Beam, lines: list[list[int]], rollou
         if replay(line) != kern._DECIDE:
             continue
         count = kern._options(
-            beam.frame, s.sc, b.step, s.colour, b.slots, b.paints, b.present, b.prev_same, s.op, s.cs, s.nd
+            beam.frame, s.sc, b.step, s.colour, s.stack, b.slots, b.paints, b.present, b.prev_same, s.op, s.cs, s.nd
         )
         for code in [int(beam.frame[kern.FR_OPTS + k]) for k in range(count)]:
             result = replay(line + [code])

@@ -424,8 +424,8 @@ def next_options(before: list[tuple[int, int]], here: int, paints: int = 0, fall
     nd[0] = len(before)
     frame = np.zeros(kern.N_FRAME, np.int64)
     runs = kern.NO_COND | 2 << here
-    n = kern._command_options(frame, 0, runs, here, falls, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64), paints,
-                              np.full(5, -1, np.int64), nd, 0, len(before), op, cs)  # fmt: skip
+    n = kern._command_options(frame, 0, runs, here, falls, 0, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64),
+                              paints, np.full(5, -1, np.int64), nd, 0, len(before), op, cs)  # fmt: skip
     codes = frame[kern.FR_OPTS : kern.FR_OPTS + n]
     return {int((code >> 2) & 15) - 1: int(code >> 6) for code in codes}
 
@@ -452,6 +452,29 @@ def test_a_move_that_falls_off_the_board_is_not_offered() -> None:
     options = next_options([], 0, falls=True)
     assert kern.OP_F not in options and {kern.OP_L, kern.OP_R} <= set(options)
     assert kern.OP_F in next_options([], 0)
+
+
+def test_calls_that_would_lose_at_once_are_known_before_they_are_offered() -> None:
+    """A call of a function entered at a frame still open with no action since (cut 4), or any call on a full
+    stack, loses as it runs: _looping_calls names them, and _command_options leaves them out."""
+    sc = np.zeros(kern.N_SCALARS, np.int64)
+    stack = np.zeros((4, 3), np.int64)
+    sc[kern.S_STACK_CAP], sc[kern.S_F], sc[kern.S_ACT], sc[kern.S_ENT] = 4, 2, 5, 5  # F3 entered, no action since
+    stack[0], stack[1] = (0, 3, 1), (1, 0, 5)  # F1 entered at action 1, F2 at 5 (called F3 at once)
+    sc[kern.S_SP] = 2
+    assert kern._looping_calls(sc, stack) == 0b110  # F2 and F3; F1 has acted since
+    sc[kern.S_ENT] = 4
+    assert kern._looping_calls(sc, stack) == 0b010
+    sc[kern.S_SP] = 4
+    assert kern._looping_calls(sc, stack) == 0b11111
+    frame = np.zeros(kern.N_FRAME, np.int64)
+    nd = np.array([1, 1, 1, 0, 0], np.int64)
+    slots = np.array([3, 3, 3, 0, 0], np.int64)
+    op, cs = np.full((5, kern.MAX_SLOTS), kern.UNKNOWN, np.int64), np.zeros((5, kern.MAX_SLOTS), np.int64)
+    n = kern._command_options(frame, 0, kern.NO_COND, 0, False, 0b010, 1, 6, slots, 0, np.full(5, -1, np.int64), nd,
+                              0, 1, op, cs)  # fmt: skip
+    offered = {int((code >> 2) & 15) - 1 for code in frame[kern.FR_OPTS : kern.FR_OPTS + n]}
+    assert kern.OP_CALL + 1 not in offered and {kern.OP_CALL, kern.OP_CALL + 2} <= offered
 
 
 def test_a_paint_is_not_offered_after_an_unconditioned_turn_nor_unconditioned_after_a_paint() -> None:

@@ -59,7 +59,7 @@ from gridbot.kernels.robozzle.annealer import (
     whole_score,
 )
 from gridbot.kernels.robozzle.beam import _replay, beam_step
-from gridbot.kernels.robozzle.exact import _command_options, _options, search
+from gridbot.kernels.robozzle.exact import _command_options, _looping_calls, _options, search
 from gridbot.kernels.robozzle.layout import *  # noqa: F403 - the layout shared with the solver: every name of it
 from gridbot.kernels.robozzle.layout import _DECIDE, _LOSE, _WIN
 from gridbot.kernels.robozzle.machine import RNG_MOD, _run, trail_rows

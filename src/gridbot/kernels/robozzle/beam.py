@@ -107,7 +107,7 @@ def beam_step(parents, d, count, child_parent, child_option, scores, won, step, 
             _save(frames[j + 1], sc)
         if not alive:
             continue
-        n_opts = _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs, nd)
+        n_opts = _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, op, cs, nd)
         for k in range(n_opts):
             if k:
                 _restore(frames[d], sc, trail, colour, star, op, cs, nd, closed, stack)

@@ -41,6 +41,7 @@ from gridbot.kernels.robozzle.layout import (
     S_AFTER_WIN,
     S_CALLED,
     S_DEPTH,
+    S_ENT,
     S_F,
     S_FACING,
     S_LEAST,
@@ -51,6 +52,7 @@ from gridbot.kernels.robozzle.layout import (
     S_SP,
     S_SPLIT_COUNT,
     S_SPLIT_DEPTH,
+    S_STACK_CAP,
     S_STARTED,
     S_TTOP,
     S_UNDECIDED,
@@ -73,7 +75,7 @@ def _option(kind: int, op: int, cs: int) -> int:
 
 
 @kernel
-def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs, nd) -> int:
+def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, op, cs, nd) -> int:
     """Fill `frame`'s options for the slot at the registers; returns how many there are.
 
     A new slot: the function ends here (not F1 with nothing pushed, not an
@@ -92,6 +94,7 @@ def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs,
     here_bit = 2 << here
     used, length = sc[S_USED], sc[S_LENGTH]
     falls = step[sc[S_POS] * 4 + sc[S_FACING]] < 0  # a move run here falls off the board: lost at once
+    loops = _looping_calls(sc, stack)  # the calls that, run here, lose at once
     n = 0
     if pc == nd[f]:  # a new slot
         if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
@@ -106,7 +109,9 @@ def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs,
         # colours a condition may name: those present, less any a relaxed board leaves out (CONDS_OFF)
         named = present & COLOUR_BITS & ~(present >> CONDS_OFF)
         runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
-        n = _command_options(frame, n, runs, here, falls, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs)
+        n = _command_options(
+            frame, n, runs, here, falls, loops, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs
+        )
         skipped = named & ~here_bit
         if skipped:
             frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
@@ -117,11 +122,13 @@ def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs,
     skipped = conds & ~(NO_COND | here_bit)
     o = op[f, pc]
     if o == UNKNOWN:
-        n = _command_options(frame, n, runs, here, falls, used, length, slots, paints, prev_same, nd, f, pc, op, cs)
+        n = _command_options(
+            frame, n, runs, here, falls, loops, used, length, slots, paints, prev_same, nd, f, pc, op, cs
+        )
     else:
         if o == OP_PAINT + here:
             runs &= NO_COND  # a paint on its own colour's condition does nothing
-        if o == OP_F and falls:
+        if (o == OP_F and falls) or (o >= OP_CALL and o < OP_PAINT and (loops >> (o - OP_CALL)) & 1):
             runs = 0
         if runs:
             frame[FR_OPTS + n] = _option(K_RUN, o, runs)
@@ -130,6 +137,22 @@ def _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs,
         frame[FR_OPTS + n] = _option(K_SKIP, o, skipped)
         n += 1
     return n
+
+
+@kernel
+def _looping_calls(sc, stack) -> int:
+    """The functions whose call, run at the registers, loses the run at once (machine._run, cut 4), as bits: each
+    entered at a frame still open with no action since (the one running, or those pushed since the last action),
+    and every function when the stack is full."""
+    act, sp = sc[S_ACT], sc[S_SP]
+    if sp == sc[S_STACK_CAP]:
+        return (1 << MAX_FUNCTIONS) - 1
+    bits = 1 << sc[S_F] if sc[S_ENT] == act else 0
+    d = sp - 1
+    while d >= 0 and stack[d, 2] == act:
+        bits |= 1 << stack[d, 0]
+        d -= 1
+    return bits
 
 
 @kernel
@@ -164,7 +187,7 @@ def _turns_before(f, pc, cond, op, cs) -> tuple:
 
 @kernel
 def _command_options(
-    frame, n, runs, here, falls, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs
+    frame, n, runs, here, falls, loops, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs
 ) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
@@ -211,7 +234,7 @@ def _command_options(
                 continue
         elif o >= OP_CALL:
             g = o - OP_CALL
-            if slots[g] == 0:
+            if slots[g] == 0 or (loops >> g) & 1:
                 continue
             if nd[g] == 0:  # a function not called yet: its first slot needs room, and the lowest of equals first
                 if used_after + 1 > length:
@@ -419,7 +442,7 @@ def search(
             depth = sc[S_DEPTH]
             frame = frames[depth]
             _save(frame, sc)
-            frame[FR_COUNT] = _options(frame, sc, step, colour, slots, paints, present, prev_same, op, cs, nd)
+            frame[FR_COUNT] = _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, op, cs, nd)
             frame[FR_CURSOR] = -1
             sc[S_DEPTH] = depth + 1
         # take the next option of the deepest frame that has one (backtracking over spent frames)
