@@ -105,9 +105,11 @@ no more slots that is still searched, or runs that can never win:
     Those cuts then apply whether or not the run ever reaches that end: the
     shorter or renamed equivalents they name win the same way, and are
     searched.
-13. *Moves off the board.* A command chosen at a slot runs at once, and so
-    does a decided move when its condition set is split so that it runs: a
-    move facing off the board there loses the run, so it is not offered.
+13. *Commands that lose at once.* A command chosen at a slot runs at once,
+    and so does a decided one when its condition set is split so that it
+    runs. A move facing off the board there loses the run, and so does a
+    call that cut 4 ends (a function entered at a frame still open with no
+    action since) or any call on a full stack: such options are not offered.
 
 Before any search, a star that no walk over tiles from the robot reaches
 makes the puzzle unsolvable (holes never become tiles).
