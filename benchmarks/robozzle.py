@@ -8,9 +8,11 @@ status (optimal = proven fewest slots; solved = a program, not proven; timeout; 
 bound (every shorter length excluded), seconds and search nodes. Then the totals of solved and proven optimal,
 overall and by number of functions. Puzzles are tasks on the executor (gridbot.parallel.executors, as `gridbot
 solve` runs them): `--jobs` local worker processes or the workers of a Dask cluster (`--scheduler tcp://HOST:PORT`
-or `local:N`), one puzzle each at a time, each with its own time limit, the kernel loaded before the clock. With
-`--workers N` (N > 1) the puzzles are solved one after the other instead, each proof's long lengths split into
-shares over the executor. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
+or `local:N`), each puzzle with its own time limit, the kernel loaded before the clock, as `gridbot solve` runs
+them: on local processes the puzzles one after the other, each proof's long lengths split into shares over every
+worker (the heuristics on threads beside); on a cluster one puzzle a worker. `--workers 1` runs one puzzle a
+worker locally too (the first corpus run's mode, and the issue-50 figure of 66.7 %), and `--workers N` shares
+each proof over N workers. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
 picks the puzzles: `both` (the default: every bundled puzzle, the main set and `later`, reported side by side),
 `main` (the 982 the solver's settings are chosen on), `later` (the site's later puzzles, which check that a change
 carries over to puzzles it was not chosen on), or a list of main ids from ../shared/levels/robozzle/: `test`
@@ -117,7 +119,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=None, help="local worker processes (default: all cores)")
     parser.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:PORT, or local:N")
     parser.add_argument(
-        "--workers", type=int, default=1, help="N > 1: puzzles one after the other, each proof's shares on the executor"
+        "--workers",
+        type=int,
+        default=None,
+        help="workers a proof's shares go to (default: every local worker, puzzles in turn; on a cluster 1: one "
+        "puzzle a worker)",
     )
     parser.add_argument("--checkpoint", default=None, help="record finished puzzles in this file (resume from it)")
     parser.add_argument("--csv", help="write every puzzle's row to this file")
@@ -127,6 +133,8 @@ def main() -> int:
     ids = args.ids or puzzles(args.set)
     started = time.monotonic()
     with executors.open_executor(args.jobs, args.scheduler, args.checkpoint) as run_on:
+        if args.workers is None:
+            args.workers = 1 if args.scheduler else run_on.workers
         where = args.scheduler or "local processes"
         mode = "puzzles in turn, shares on the workers" if args.workers > 1 else "one puzzle a worker"
         print(f"# {time.strftime('%Y-%m-%d %H:%M')} Python {platform.python_version()} on {platform.machine()}, "

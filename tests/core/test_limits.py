@@ -226,6 +226,8 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+# The parent waits in short sleeps, as the solvers' waits do: a signal that arrives just before one long sleep
+# starts (after Python last looked at its flags) leaves that sleep running to its end, in any Python program.
 POOL_SCRIPT = textwrap.dedent(
     """
     import time
@@ -234,9 +236,30 @@ POOL_SCRIPT = textwrap.dedent(
         jobs = [pool.submit(time.sleep, 60) for _ in range(2)]
         time.sleep(1.0)
         print("ready", flush=True)
-        time.sleep(60)
+        for _ in range(600):
+            time.sleep(0.1)
     """
 )
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the threads' signal masks in /proc (Linux)")
+def test_the_pools_threads_leave_ctrl_c_to_the_main_thread() -> None:
+    """The executor's threads block SIGINT, so a Ctrl-C reaches the main thread, which may be waiting on a result
+    (a signal that lands on another thread only sets a flag, and the main thread's wait goes on to its end)."""
+
+    def blocked() -> dict[int, bool]:
+        masks = {}
+        for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+            fields = dict(line.split(":\t", 1) for line in (task / "status").read_text().splitlines() if ":\t" in line)
+            masks[int(task.name)] = bool(int(fields["SigBlk"], 16) >> (signal.SIGINT - 1) & 1)
+        return masks
+
+    before = set(blocked())
+    with workers.local_pool(2) as (pool, _):
+        assert pool.submit(sum, [1, 2]).result() == 3
+        new = {task: mask for task, mask in blocked().items() if task not in before}
+        assert len(new) >= 2 and all(new.values())  # the manager and the queue's feeder, at least
+        assert not blocked()[threading.get_native_id()]
 
 
 @pytest.mark.parametrize("how", ["kill", "interrupt"])

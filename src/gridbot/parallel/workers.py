@@ -72,9 +72,29 @@ def _die_with_parent(parent: int) -> None:
 
 def _start_worker(parent: int, stop: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # forked while the parent blocked it (_started)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent(parent)
     read_in_process(stop)
+
+
+def _started(pool: ProcessPoolExecutor) -> ProcessPoolExecutor:
+    """`pool` with its threads (the executor's manager, the task queue's feeder) and forked workers started now,
+    while SIGINT is blocked in this thread, so that they inherit the block.
+
+    A signal sent to a process goes to any one of its threads that does not block it. Python's handler only
+    sets a flag that the main thread reads when it next runs, so a Ctrl-C that lands on one of these threads
+    leaves the main thread asleep in whatever it waits on (a sleep, a lock), for as long as that wait lasts. With
+    the signal blocked in them, it reaches the main thread, which raises KeyboardInterrupt at once."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - POSIX has it; the pools need fork anyway
+        pool.submit(int).result()
+        return pool
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool.submit(int).result()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    return pool
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -104,7 +124,9 @@ def local_pool(workers: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
     """
     context = multiprocessing.get_context(fork_method())
     stop = context.Event()
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), stop))
+    pool = _started(
+        ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), stop))
+    )
     try:
         yield pool, stop
     finally:
