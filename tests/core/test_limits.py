@@ -226,11 +226,15 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-# The parent waits in short sleeps, as the solvers' waits do: a signal that arrives just before one long sleep
-# starts (after Python last looked at its flags) leaves that sleep running to its end, in any Python program.
+# The parent answers Ctrl-C as a program run from a terminal does: started in the background by a shell without
+# job control (a CI job may be), it would inherit SIGINT ignored (POSIX), and Python leaves an ignored SIGINT so.
+# It waits in short sleeps, as the solvers' waits do: a signal that arrives just before one long sleep starts
+# (after Python last looked at its flags) leaves that sleep running to its end, in any Python program.
 POOL_SCRIPT = textwrap.dedent(
     """
+    import signal
     import time
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from gridbot.parallel.workers import local_pool
     with local_pool(2) as (pool, stop):
         jobs = [pool.submit(time.sleep, 60) for _ in range(2)]

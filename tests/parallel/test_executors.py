@@ -32,8 +32,8 @@ pytestmark = pytest.mark.clock  # every test here measures time: run alone, not 
 
 pytest.importorskip("distributed")
 
-SLOW_PUZZLE = "robozzle:38"  # about 1.3 s alone, 7 slots: lengths 1 to 6 excluded, then found
-KILL_AFTER = 0.6  # seconds into the proof: length 6 is being searched (its shares take 0.5 s)
+SLOW_PUZZLE = "robozzle:230"  # about 2.4 s alone, 8 slots: lengths 1 to 7 excluded, then found
+KILL_AFTER = 0.6  # seconds into the proof: the last lengths are being searched (their shares take 1-2 s)
 
 
 @pytest.fixture(scope="module")
