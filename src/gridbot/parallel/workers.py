@@ -86,9 +86,6 @@ def _started(pool: ProcessPoolExecutor) -> ProcessPoolExecutor:
     sets a flag that the main thread reads when it next runs, so a Ctrl-C that lands on one of these threads
     leaves the main thread asleep in whatever it waits on (a sleep, a lock), for as long as that wait lasts. With
     the signal blocked in them, it reaches the main thread, which raises KeyboardInterrupt at once."""
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - POSIX has it; the pools need fork anyway
-        pool.submit(int).result()
-        return pool
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pool.submit(int).result()

@@ -66,7 +66,7 @@ from gridbot.kernels.robozzle.layout import (
     T_OP,
     UNKNOWN,
 )
-from gridbot.kernels.robozzle.machine import _log, _run, _undo
+from gridbot.kernels.robozzle.machine import _call_lost, _log, _run, _undo
 
 
 @kernel
@@ -98,10 +98,8 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
     n = 0
     if pc == nd[f]:  # a new slot
         if pc >= 1 and not (f == 0 and sc[S_SP] == 0):
-            # a function of one unconditioned command can be written out at its call sites (shorter): a function
-            # ending after one slot keeps only that slot's colour conditions (the set to write, 0: no change)
-            first = cs[f, 0] & ~NO_COND if f > 0 and pc == 1 and cs[f, 0] & NO_COND else 0
-            if not (f > 0 and pc == 1 and cs[f, 0] == NO_COND) and not _renamed_first(f, pc, slots, nd, sc):
+            first = _end_conds(f, pc, sc, slots, nd, cs)
+            if first >= 0:
                 frame[FR_OPTS + n] = _option(K_END, -1, first)
                 n += 1
         if pc == slots[f] or used == length:
@@ -141,18 +139,35 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
 
 @kernel
 def _looping_calls(sc, stack) -> int:
-    """The functions whose call, run at the registers, loses the run at once (machine._run, cut 4), as bits: each
-    entered at a frame still open with no action since (the one running, or those pushed since the last action),
-    and every function when the stack is full."""
-    act, sp = sc[S_ACT], sc[S_SP]
-    if sp == sc[S_STACK_CAP]:
-        return (1 << MAX_FUNCTIONS) - 1
-    bits = 1 << sc[S_F] if sc[S_ENT] == act else 0
-    d = sp - 1
-    while d >= 0 and stack[d, 2] == act:
-        bits |= 1 << stack[d, 0]
-        d -= 1
+    """The functions whose call, run at the registers, loses the run at once (machine._call_lost), as bits."""
+    bits = 0
+    for g in range(MAX_FUNCTIONS):
+        if _call_lost(g, sc[S_F], sc[S_ENT], sc[S_ACT], sc[S_SP], sc[S_STACK_CAP], stack)[0]:
+            bits |= 1 << g
     return bits
+
+
+@kernel
+def _end_conds(f, size, sc, slots, nd, cs) -> int:
+    """May function f end with `size` slots (not none: cut 1), and with what condition set for its one slot? -1
+    when it may not: a function (not F1) of one unconditioned command can be written out at its call sites
+    (shorter, cut 7), and one a function before it in the renaming order could hold is renamed (cut 2). Else the
+    set a one-slot function's slot keeps, its colour conditions only (0: no change)."""
+    if f == 0:
+        return 0
+    if (size == 1 and cs[f, 0] == NO_COND) or _renamed_first(f, size, slots, nd, sc):
+        return -1
+    return cs[f, 0] & ~NO_COND if size == 1 and cs[f, 0] & NO_COND else 0
+
+
+@kernel
+def _end(f, conds, sc, cs, closed, trail) -> None:
+    """End function f, its one slot keeping the set `conds` when not 0 (_end_conds), logged on the trail."""
+    _log(trail, sc, T_CLOSED, f, closed[f])
+    closed[f] = 1
+    if conds:
+        _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
+        cs[f, 0] = conds
 
 
 @kernel
@@ -253,11 +268,7 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     f, pc = sc[S_F], sc[S_PC]
     kind, o, conds = code & 3, ((code >> 2) & 15) - 1, code >> 6
     if kind == K_END:
-        _log(trail, sc, T_CLOSED, f, closed[f])
-        closed[f] = 1
-        if conds:  # the one slot of a one-slot function keeps only its colour conditions
-            _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
-            cs[f, 0] = conds
+        _end(f, conds, sc, cs, closed, trail)
         return
     slot = f * MAX_SLOTS + pc
     if pc == 0 and nd[f] == 0:  # its first call (a called function's first slot is decided at once)
@@ -348,22 +359,16 @@ def _cut(code, fresh, sc, slots, op, cs, nd, closed) -> bool:
 def _close_all(sc, slots, cs, nd, closed, trail) -> bool:
     """With every slot of the length used, no function can gain a slot or first be called (a call of a function
     not called yet needs room for its first command), so the end of each open function is decided now, as the
-    run would decide it on reaching it (logged on the trail); is the run lost at once? It is when one of them
-    could not end as it stands: a function (not F1) of one unconditioned command, or one a function before it
-    in the renaming order could hold (_renamed_first). Both are cut whether or not the run ever reaches that
-    end: the shorter or renamed equivalent is searched. F1 closed ends the run at its end with nothing pushed,
-    lost, as no option there did."""
+    run would decide it on reaching it (_end_conds, _end); is the run lost at once? It is when one of them may
+    not end as it stands, whether or not the run ever reaches that end: the shorter or renamed equivalent is
+    searched. F1 closed ends the run at its end with nothing pushed, lost, as no option there did."""
     for f in range(MAX_FUNCTIONS):
         if nd[f] == 0 or closed[f]:
             continue
-        if f > 0:
-            if (nd[f] == 1 and cs[f, 0] == NO_COND) or _renamed_first(f, nd[f], slots, nd, sc):
-                return True
-            if nd[f] == 1 and cs[f, 0] & NO_COND:  # the one slot keeps only its colour conditions
-                _log(trail, sc, T_CS, f * MAX_SLOTS, cs[f, 0])
-                cs[f, 0] &= ~NO_COND
-        _log(trail, sc, T_CLOSED, f, closed[f])
-        closed[f] = 1
+        conds = _end_conds(f, nd[f], sc, slots, nd, cs)
+        if conds < 0:
+            return True
+        _end(f, conds, sc, cs, closed, trail)
     return False
 
 
@@ -419,11 +424,8 @@ def search(
     S_LENGTH slots), EXHAUSTED (no more) or PAUSED (call again to go on). The first call starts at the
     registers the caller set (start tile, facing, stars left, F1, nothing pushed)."""
     start_nodes = sc[S_NODES]
-    code, fresh, used = (
-        K_SKIP,
-        False,
-        0,
-    )  # the option applied last, and whether its slot was new or its command undecided
+    code, fresh = K_SKIP, False  # the option applied last, and whether its slot was new or its command undecided
+    used = 0  # the slots used before it
     if sc[S_STARTED] == 0:
         sc[S_STARTED] = 1
         result = _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, path, dropped, sc)

@@ -250,18 +250,9 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
         pc += 1
         if o >= OP_CALL and o < OP_PAINT:
             g = o - OP_CALL
-            # no action since g was entered at a frame still open: the same state again, for ever
-            if g == f and ent == act:
-                break
-            loops = False
-            d = sp - 1
-            while d >= 0 and stack[d, 2] == act:
-                if stack[d, 0] == g:
-                    loops = True
-                    break
-                d -= 1
-            steps += sp - 1 - d  # the frames looked at count as work too (up to the stack cap per call)
-            if loops or sp == cap:
+            lost, looked = _call_lost(g, f, ent, act, sp, cap, stack)
+            steps += looked  # the frames looked at count as work too (up to the stack cap per call)
+            if lost:
                 break
             # a whole run (the annealer's, with `seen`) is never backtracked: its stack entries need no undo
             if seen is None and stamp[0, sp] != node:
@@ -309,6 +300,22 @@ def _run(step, colour, star, op, cs, nd, closed, stack, trail, stamp, records, p
     sc[S_BOARD] = board
     sc[S_STEPS] += steps
     return result
+
+
+@kernel
+def _call_lost(g, f, ent, act, sp, cap, stack) -> tuple:
+    """Does a call of function g, run now from function f (entered at action `ent`, `sp` frames pushed), lose the
+    run at once, and how many frames were looked at to know? It does when g was entered at a frame still open
+    with no action since (f itself, or a frame pushed since the last action): the same state again, for ever
+    (cut 4); or when the stack is full."""
+    if g == f and ent == act:
+        return True, 0
+    d = sp - 1
+    while d >= 0 and stack[d, 2] == act:
+        if stack[d, 0] == g:
+            return True, sp - 1 - d
+        d -= 1
+    return sp == cap, sp - 1 - d
 
 
 @kernel
