@@ -48,6 +48,22 @@ def test_the_beam_finds_a_winning_program_where_no_proof_is_in_sight() -> None:
     assert found is not None and robozzle.run(level, found).verdict.won
 
 
+@pytest.mark.parametrize("name", ["27", "114"])
+def test_no_heuristic_turn_before_the_length_of_the_most_slots_allowed(monkeypatch, name: str) -> None:
+    """The last length allowed decides: any program a heuristic could find there has its slots, and the search finds
+    it too. So with a heuristic turn due before every length, the lengths below the last get one and the last none."""
+    lows: list[int] = []
+    monkeypatch.setattr(solve_robozzle.Team, "guess", lambda self, most, clock, seconds: lows.append(most))
+    level = gridbot.load(f"robozzle:{name}")
+    settings = dataclasses.replace(DEFAULT, beam_after=-1.0)
+    optimum = solve(level, settings=settings, workers=1).length
+    for top in (optimum, optimum + 1):
+        lows.clear()
+        found = solve(level, max_length=top, settings=settings, workers=1)
+        assert found.status == "optimal" and found.length == optimum
+        assert len(lows) == optimum - (top == optimum)  # a turn before lengths 1 .. optimum, or all but the last
+
+
 @pytest.mark.clock
 def test_a_solve_says_where_its_seconds_went() -> None:
     """On a puzzle out of the exact search's reach, the stats split the time between the heuristic's turns, the

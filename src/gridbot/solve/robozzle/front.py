@@ -45,37 +45,37 @@ def solve(
     """The fewest occupied slots of a winning program, proven (gridbot.solve.robozzle.exact says why the search is
     exact). The names in backquotes below that are not parameters are fields of `settings` (DEFAULT unless given).
 
-    Returns 'optimal' (with the programs met at the optimal length when `all_solutions`, one per behaviour, capped
-    at MAX_ALL), 'unsolvable' when no program within the slot limits wins, or, when the time limit or `max_length`
-    ends the search first, 'solved' with the best program the heuristic (Beam.guess: the beam, then the repair of
-    its best line; or Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not
-    excluded. The heuristic runs before each length expected to take more than `beam_after` seconds (each length as
-    many times longer than the one before as the last two grew, Schedule.growth_of), for `beam_share` of that
-    length's expected time (`beam_last` of the time left when the length may well not end before the time limit,
-    `beam_hopeless` of it when it is expected not to: heuristic_share): a program of n slots it finds is optimal as
-    soon as every length below n is excluded, so the exact search stops there. A length split over the worker
-    processes for the first time is expected to end the schedule's `split_speedup` times the number of cores sooner
-    than the growth alone says (Schedule.expected). With two cores or more (`workers`, default: every core, or the local
-    executor's workers), the annealer runs on a thread of its own from the heuristic's first turn to the end
-    (Beside) whenever a core is free of the exact search: beside a length searched in this process (a program of n
-    slots it finds while length n is searched ends that search at once: every shorter length is excluded) and beside
-    the beams' turns; it waits while a length is split over the worker processes, which take every core. A length
-    that decides (a program of one slot more is known) gets no heuristic turn: the only better program would have
-    that length, which the search finds as well. The beams take their turns on the other threads as a Team (on one
-    core the plain beam alone; on three, a look-ahead beam as well; beyond `team` cores, each beam splits its
-    partial programs among its share of the threads at each depth, and each thread repairs below its own ancestor of
-    the best line). Given a cluster's executor of more than one worker instead (and at least `helpers_after` seconds
-    of heuristic), its other workers run the heuristic at the same time, each with its own seed (member_of: a plain
-    beam, the annealer or a look-ahead beam by the seed, each with its own random choices); the shortest program any
-    of them finds counts. Lengths expected to take more than the schedule's `parallel_after` seconds are split into
-    shares over `executor`'s workers (gridbot.parallel.executors: a Dask cluster, say), or else over `workers` local
-    processes (default: every core), started when first needed; a length is excluded only when every share has come
-    back finished, and with the executor's checkpoint each finished share is recorded (and not searched again by a
-    run that resumes). The time limit counts from the call, loading the compiled kernels included: in a process that
-    has not loaded them yet, when loading them (the schedule's `warm_up_seconds`) would end more than `load_late`
-    past the limit, the answer is 'timeout' at once, saying why. The stats say where the seconds went (Spent:
-    `seconds_heuristic`, `seconds_exact`, `seconds_split`, `seconds_unfinished`, `seconds_annealer`). Exponential in
-    the length; each answer is re-run by the game's simulator.
+    Returns 'optimal' (with the programs met at the optimal length when `all_solutions`, one per behaviour, capped at
+    MAX_ALL), 'unsolvable' when no program within the slot limits wins, or, when the time limit or `max_length` ends the
+    search first, 'solved' with the best program the heuristic (Beam.guess: the beam, then the repair of its best line;
+    or Annealer.guess) found or 'timeout' when there is none; `lower_bound` is the first length not excluded. The
+    heuristic runs before each length expected to take more than `beam_after` seconds (each length as many times longer
+    than the one before as the last two grew, Schedule.growth_of), for `beam_share` of that length's expected time
+    (`beam_last` of the time left when the length may well not end before the time limit, `beam_hopeless` of it when it
+    is expected not to: heuristic_share): a program of n slots it finds is optimal as soon as every length below n is
+    excluded, so the exact search stops there. A length split over the worker processes for the first time is expected
+    to end the schedule's `split_speedup` times the number of cores sooner than the growth alone says
+    (Schedule.expected). With two cores or more (`workers`, default: every core, or the local executor's workers), the
+    annealer runs on a thread of its own from the heuristic's first turn to the end (Beside) whenever a core is free of
+    the exact search: beside a length searched in this process (a program of n slots it finds while length n is searched
+    ends that search at once: every shorter length is excluded) and beside the beams' turns; it waits while a length is
+    split over the worker processes, which take every core. A length that decides (a program of one slot more is known,
+    or the length is the most slots allowed) gets no heuristic turn: the only better program would have that length,
+    which the search finds as well. The beams take their turns on the other threads as a Team (on one core the plain
+    beam alone; on three, a look-ahead beam as well; beyond `team` cores, each beam splits its partial programs among
+    its share of the threads at each depth, and each thread repairs below its own ancestor of the best line). Given a
+    cluster's executor of more than one worker instead (and at least `helpers_after` seconds of heuristic), its other
+    workers run the heuristic at the same time, each with its own seed (member_of: a plain beam, the annealer or a
+    look-ahead beam by the seed, each with its own random choices); the shortest program any of them finds counts.
+    Lengths expected to take more than the schedule's `parallel_after` seconds are split into shares over `executor`'s
+    workers (gridbot.parallel.executors: a Dask cluster, say), or else over `workers` local processes (default: every
+    core), started when first needed; a length is excluded only when every share has come back finished, and with the
+    executor's checkpoint each finished share is recorded (and not searched again by a run that resumes). The time limit
+    counts from the call, loading the compiled kernels included: in a process that has not loaded them yet, when loading
+    them (the schedule's `warm_up_seconds`) would end more than `load_late` past the limit, the answer is 'timeout' at
+    once, saying why. The stats say where the seconds went (Spent: `seconds_heuristic`, `seconds_exact`,
+    `seconds_split`, `seconds_unfinished`, `seconds_annealer`). Exponential in the length; each answer is re-run by the
+    game's simulator.
     """
     clock = Clock(time_limit, progress)  # first: loading the kernels counts
     settings = DEFAULT if settings is None else settings
@@ -169,9 +169,10 @@ class _Lengths(deepening.Lengths):
         # started with the heuristic's first turn: a puzzle the search ends at once keeps its one answer
         if beside is not None and not beside.started and expected > settings.beam_after:
             beside.start()
-        # a program of L + 1 slots known, this length decides (a program: optimal; none: the known one is), and a
-        # shorter program the heuristic could find would be of L slots, which the search finds too
-        deciding = known is not None and known.tokens == d.low + 1
+        # a program of L + 1 slots known, or L the most slots allowed: this length decides (a program: optimal;
+        # none: the known one is, or none wins), and any program the heuristic could find would be of L slots, which
+        # the search finds too
+        deciding = (known is not None and known.tokens == d.low + 1) or d.low >= self.top
         if guesser is None or self.beamed >= d.low or expected <= settings.beam_after or deciding:
             return False
         self.beamed = d.low
