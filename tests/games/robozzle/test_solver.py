@@ -554,7 +554,4 @@ def test_too_little_time_to_load_the_kernels_is_a_timeout_at_once(monkeypatch) -
     assert cold.status == "timeout" and "load the compiled search" in cold.stats["reason"]
     assert cold.program is None and cold.lower_bound == 1 and time.monotonic() - started < 0.1
     solve_robozzle.warm_up()  # loads them (and the record of warm kernels says so)
-    warm = solve(level, time_limit=short)
-    # 0.01 s of search proves it alone; a machine busy with other tests may leave a timeout, but one that searched
-    assert warm.status == "optimal" or "load the compiled search" not in warm.stats.get("reason", "")
-    assert warm.stats["candidates"] > 0
+    assert solve(level, time_limit=short).status == "optimal"
