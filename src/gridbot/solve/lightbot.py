@@ -311,7 +311,7 @@ class _Search:
         self.idx = np.zeros(keys, np.int64)
         self.recs = np.zeros((3, keys + 1), np.int64)  # live loop records have distinct keys
         self.stack = np.zeros((2, stack), np.int64)
-        self.trail = np.zeros((rows, 6), np.int64)  # zero pages: only what is used is paid for
+        self.trail = np.empty((rows, 6), np.int64)  # a log read only below its top: never cleared
         self.stamp = np.zeros((5, max(keys + 1, stack, kern.N_GAPS)), np.int64)
         self.work = np.zeros(kern.WORK_SHAPE, np.int64)
         self.cs = np.zeros((2, 3), np.int64)  # per procedure: call sites, and the sum of their bodies
@@ -357,7 +357,7 @@ class _Search:
         if grown <= rows:  # pragma: no cover - trail_rows is the most a path of nodes can log
             raise AssertionError("the Light-Bot search's trail is at its bound and asks for more")
         _check_budget(search_bytes(self.cells, grown) + 48 * rows, self.budget_bytes)  # the old trail until copied
-        trail = np.zeros((grown, 6), np.int64)
+        trail = np.empty((grown, 6), np.int64)
         trail[:rows] = self.trail
         self.trail = trail
 

@@ -149,7 +149,8 @@ class _Search:
         self.nd = np.zeros(FUNCTIONS, np.int64)
         self.closed = np.zeros(FUNCTIONS, np.int64)
         self.stack = np.zeros((stack_cap, 3), np.int64)
-        self.trail = np.zeros((kern.trail_rows(board.cells, stack_cap), 3), np.int64)  # untouched pages cost nothing
+        # a log read only below its top, so never cleared: zeroing its worst-case size costs milliseconds per search
+        self.trail = np.empty((kern.trail_rows(board.cells, stack_cap), 3), np.int64)
         self.stamp = np.zeros((3, max(stack_cap, board.cells, FUNCTIONS * kern.MAX_SLOTS)), np.int64)
         self.records = np.zeros((kern.RECORDS, kern.N_RECORD), np.int64)
         self.records[:, kern.R_NODE] = -1
