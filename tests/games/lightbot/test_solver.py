@@ -586,6 +586,34 @@ def test_a_trail_grown_on_demand_gives_the_same_search(monkeypatch) -> None:
     )
 
 
+def test_the_trail_is_never_read_above_its_top(monkeypatch) -> None:
+    """The trail is allocated without clearing (np.empty): the search reads only rows it has logged. Rows filled
+    with ones before use, at the start and after each growth, give the same search node for node."""
+    level = gridbot.load("lightbot:9")
+    tight = dataclasses.replace(NO_LOOK_AHEAD, trail_start=1, trail_nodes=1)
+    clean = solve(level, workers=1, settings=tight)
+    init, grow = solve_lightbot._Search.__init__, solve_lightbot._Search._grow_trail
+
+    def filled_init(self, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        self.trail[:] = 1
+
+    def filled_grow(self) -> None:
+        rows = self.trail.shape[0]
+        grow(self)
+        self.trail[rows:] = 1
+
+    monkeypatch.setattr(solve_lightbot._Search, "__init__", filled_init)
+    monkeypatch.setattr(solve_lightbot._Search, "_grow_trail", filled_grow)
+    dirty = solve(level, workers=1, settings=tight)
+    assert (dirty.status, dirty.length, dirty.program, dirty.stats) == (
+        clean.status,
+        clean.length,
+        clean.program,
+        clean.stats,
+    )
+
+
 def test_past_the_memory_budget_the_answer_says_why(monkeypatch) -> None:
     monkeypatch.setattr(solve_lightbot, "memory_budget", lambda share=1.0: 16 * 2**20)
     result = solve(_flat(100, [(5, 5), (30, 30)]), time_limit=5.0, workers=1)

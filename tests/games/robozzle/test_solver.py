@@ -358,6 +358,25 @@ def test_shares_together_search_the_whole_length(name: str, length: int) -> None
         assert bool(whole.programs) == (length == L)
 
 
+def test_the_trail_is_never_read_above_its_top(monkeypatch) -> None:
+    """The trail is allocated without clearing (np.empty): the search reads only rows it has logged. A trail
+    filled with ones before the search gives the same nodes and programs, at the optimal length and below."""
+    board = solve_robozzle.Board.of(gridbot.load("robozzle:114"))
+    clean = [exact._search_length(board, L, 1024, True, None, DEFAULT) for L in (5, 6)]
+    init = exact._Search.__init__
+
+    def filled(self, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        self.trail[:] = 1
+
+    monkeypatch.setattr(exact._Search, "__init__", filled)
+    dirty = [exact._search_length(board, L, 1024, True, None, DEFAULT) for L in (5, 6)]
+    assert [(d.nodes, list(map(str, d.programs))) for d in dirty] == [
+        (c.nodes, list(map(str, c.programs))) for c in clean
+    ]
+    assert clean[1].programs and clean[0].nodes > 0
+
+
 @pytest.mark.clock
 def test_a_length_split_over_workers_and_stopped_by_the_clock_counts_what_its_shares_searched() -> None:
     """The clock's Timeout during a split length ends it unfinished, with the nodes its shares searched before
