@@ -15,11 +15,13 @@ worker locally too (the first corpus run's mode, and the issue-50 figure of 66.7
 each proof over N workers. `--checkpoint FILE` records each finished puzzle, so an interrupted run resumes. `--set`
 picks the puzzles: `both` (the default: every bundled puzzle, the main set and `later`, reported side by side),
 `main` (the 982 the solver's settings are chosen on), `later` (the site's later puzzles, which check that a change
-carries over to puzzles it was not chosen on), or a list of main ids from ../shared/levels/robozzle/: `test`
-(published_solver_test_set.txt), `cached` (solved_by_published_solver.txt). `--proofs FILE` writes the table of
-proof times that `gridbot levels` shows (the package's data/robozzle/proofs.json). Every answer is re-run by the
-simulator before it counts. `--csv FILE` writes every puzzle's row as the files of benchmarks/results/ hold them:
-COLUMNS, then the run's date, machine, cores, Python, commit and command line (benchmarks/_results.py)."""
+carries over to puzzles it was not chosen on), `mirror` (the puzzles of both sets that are their own mirror image
+across the robot's line of travel, where cut 14 of the exact search acts), or a list of main ids from
+../shared/levels/robozzle/: `test` (published_solver_test_set.txt), `cached` (solved_by_published_solver.txt).
+`--proofs FILE` writes the table of proof times that `gridbot levels` shows (the package's
+data/robozzle/proofs.json). Every answer is re-run by the simulator before it counts. `--csv FILE` writes every
+puzzle's row as the files of benchmarks/results/ hold them: COLUMNS, then the run's date, machine, cores, Python,
+commit and command line (benchmarks/_results.py)."""
 
 from __future__ import annotations
 
@@ -41,11 +43,12 @@ from gridbot.parallel import executors, workers
 from gridbot.result import SolveResult
 from gridbot.solve import batch
 from gridbot.solve.robozzle import warm_up
+from gridbot.solve.robozzle.board import Board
 
 PHASES = ("heuristic", "exact", "split", "unfinished", "annealer")  # Spent, as SolveResult.stats gives it
 COLUMNS = ("id", "set", "functions", "slots", "status", "length", "lower_bound", "seconds", "nodes", "program", *PHASES)
 LISTS = {"test": "published_solver_test_set.txt", "cached": "solved_by_published_solver.txt"}
-SETS = ("both", *levels.level_sets("robozzle"), *LISTS)
+SETS = ("both", *levels.level_sets("robozzle"), "mirror", *LISTS)
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels" / "robozzle"
 
 
@@ -159,8 +162,11 @@ def puzzles(chosen: str) -> list[str]:
     """The ids of the puzzles that `--set` names."""
     if chosen in LISTS:
         return (SHARED / LISTS[chosen]).read_text().split()
-    sets = levels.level_sets("robozzle") if chosen == "both" else [chosen]
-    return [name for level_set in sets for name in levels.names("robozzle", level_set)]
+    sets = levels.level_sets("robozzle") if chosen in ("both", "mirror") else [chosen]
+    names = [name for level_set in sets for name in levels.names("robozzle", level_set)]
+    if chosen == "mirror":
+        return [name for name in names if Board.of(gridbot.load(f"robozzle:{name}")).mirror]
+    return names
 
 
 def summary(rows: list[dict]) -> str:

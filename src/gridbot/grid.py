@@ -149,6 +149,31 @@ def cells(rows: tuple[str, ...]) -> Iterator[tuple[int, int, str]]:
             yield r, c, ch
 
 
+def mirror_symmetric(
+    height: int, width: int, start: tuple[int, int], facing: Direction, cell: Callable[[tuple[int, int]], Any]
+) -> bool:
+    """Is a grid its own mirror image across the line the robot travels from `start` facing `facing`?
+
+    `cell(position)` is what a square holds, for positions off the grid too (a hole, or an edge, as the game
+    has it). Where that holds, swapping left and right turns in a program mirrors its whole run, from a start
+    the mirror leaves as it is: a solver keeps one of each such pair (the mirror cut of Light-Bot and
+    RoboZZle). O(height x width).
+
+    >>> mirror_symmetric(3, 2, (1, 0), Direction.EAST, lambda p: p[0] in (0, 2) and 0 <= p[1] < 2)
+    True
+    >>> mirror_symmetric(3, 2, (1, 0), Direction.EAST, lambda p: p == (0, 0))
+    False
+    """
+    r0, c0 = start
+    along_rows = facing in (Direction.EAST, Direction.WEST)
+    for r in range(height):
+        for c in range(width):
+            other = (2 * r0 - r, c) if along_rows else (r, 2 * c0 - c)
+            if cell((r, c)) != cell(other):
+                return False
+    return True
+
+
 def plural(n: int, word: str, *, unit: bool = False) -> str:
     """`1 step`, `2 steps`. With `unit`, `word` is a game's UNIT, which games name in the plural (`tokens`).
 

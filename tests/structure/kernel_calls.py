@@ -172,6 +172,8 @@ def workload() -> Iterator[None]:
     yield solve("torch_cave", load("torch_cave:prob16_sample"), jit=True)
     for name in ("lightbot:3", "lightbot:4", "lightbot:2"):
         yield solve("lightbot", load(name))
+    lightbot = importlib.import_module("gridbot.games.lightbot")
+    yield solve("lightbot", lightbot.Level.parse("0201\n1013\n0201\n\n*..*\n>...\n*..*"))  # its own mirror image
     yield importlib.import_module("gridbot.solve.lightbot_paths").from_paths(load("lightbot:2"))
     yield solve("robos_escape", load("robos_escape:3"))
     yield solve("robozzle", load("robozzle:16"), beam=False)  # its warm-up runs the beam and the annealer too

@@ -43,8 +43,14 @@ def helped(draw, paints: tuple[str, ...] = ("none", "R", "G B")) -> Level:
 def test_the_fewest_slots_up_to_4_with_helpers_equal_every_program_tried(level: Level) -> None:
     """Too-short programs, inlinable helpers and paints that change nothing, cut or not decided, against no cuts at
     all: the same fewest slots, and a program that wins by the game's simulator."""
-    result = solve(level, max_length=4, beam=False, workers=1)
-    reference = brute_robozzle.minimum(level, 4)
+    agrees_with_every_program(level, 4)
+
+
+def agrees_with_every_program(level: Level, max_length: int) -> None:
+    """The exact search alone up to `max_length` slots finds the fewest slots every program tried finds, and its
+    program wins by the game's simulator."""
+    result = solve(level, max_length=max_length, beam=False, workers=1)
+    reference = brute_robozzle.minimum(level, max_length)
     assert (result.length if result.status == "optimal" else None) == reference
     if reference is not None:
         assert robozzle.run(level, result.program).verdict.won

@@ -244,8 +244,19 @@ def _shorter_loop(p, L, w, lim, wb, wlen, cs):  # pragma: no cover - compiled
 
 
 @kernel(inline=True)
-def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs):  # pragma: no cover - compiled
-    """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts."""
+def _turned(wb, wlen):  # pragma: no cover - compiled
+    """Is a turn decided in some body? Slots are decided as they first run, so: has a turn run? O(slots)."""
+    for q in range(3):
+        for i in range(wlen[q]):
+            if wb[q, i] == 2 or wb[q, i] == 3:
+                return True
+    return False
+
+
+@kernel(inline=True)
+def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, mirror, closed, cs):  # pragma: no cover
+    """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts; `mirror`:
+    the mirror cut may apply (S_MIRROR)."""
     n = wlen[p]
     w = wlen[0] + wlen[1] + wlen[2]
     if opt == 0:
@@ -271,6 +282,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, closed, cs)
         # gap before it, checked already, is as good) nor on a level of two lights or more
         if p == 0 and (op == 2 or op == 3 or (op <= 1 and (full & (full - 1)) != 0)):
             return False
+    if op == 2 and mirror and not _turned(wb, wlen):  # the first turn: an R (cut 12)
+        return False
     if op == 2 or op == 3:
         last = wb[p, n - 1] if n >= 1 else -1
         if last == 2 or last == 3:

@@ -27,6 +27,7 @@ from gridbot.kernels.lightbot.layout import (
     S_GEN,
     S_GUESS,
     S_H,
+    S_MIRROR,
     S_NODES,
     S_NREC,
     S_PC,
@@ -124,7 +125,9 @@ def search(
             pos = frames[f, F_POS]
             facing = frames[f, F_FACING]
             while opt < N_OPTIONS:
-                if _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, sc[S_GUESS], closed, cs) and (
+                if _allowed(
+                    opt, p, pos, facing, mv, full, L, lim, wb, wlen, sc[S_GUESS], sc[S_MIRROR], closed, cs
+                ) and (
                     opt > 0 or not _return_fails(
                         p, pos, facing, frames[f, F_STATE + S_H - S_POS], frames[f, F_STATE + S_VISITED - S_POS],
                         stack, after, light, reach, full, L, lim, wb, wlen, closed, mac, sc,

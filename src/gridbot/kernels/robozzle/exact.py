@@ -46,6 +46,7 @@ from gridbot.kernels.robozzle.layout import (
     S_FACING,
     S_LEAST,
     S_LENGTH,
+    S_MIRROR,
     S_NODES,
     S_PC,
     S_POS,
@@ -108,8 +109,9 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
         named = present & COLOUR_BITS & ~(present >> CONDS_OFF)
         runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
         n = _command_options(
-            frame, n, runs, here, falls, loops, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs
-        )
+            frame, n, runs, here, falls, loops, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs,
+            sc[S_MIRROR],
+        )  # fmt: skip
         skipped = named & ~here_bit
         if skipped:
             frame[FR_OPTS + n] = _option(K_SKIP, -1, skipped)
@@ -121,7 +123,7 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
     o = op[f, pc]
     if o == UNKNOWN:
         n = _command_options(
-            frame, n, runs, here, falls, loops, used, length, slots, paints, prev_same, nd, f, pc, op, cs
+            frame, n, runs, here, falls, loops, used, length, slots, paints, prev_same, nd, f, pc, op, cs, sc[S_MIRROR]
         )
     else:
         if o == OP_PAINT + here:
@@ -202,7 +204,7 @@ def _turns_before(f, pc, cond, op, cs) -> tuple:
 
 @kernel
 def _command_options(
-    frame, n, runs, here, falls, loops, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs
+    frame, n, runs, here, falls, loops, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs, mirror
 ) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
@@ -212,6 +214,9 @@ def _command_options(
     they all run or all are skipped): after `cL` or `cR`, an `R`, and after `cL cL`, an `L`, is not offered
     conditioned on c. Neither `L` right after an `R` nor `R` right before an `L` is offered, whatever the
     conditions (adjacent turns commute).
+
+    While `mirror` (the mirror cut holds: no turn decided yet on a puzzle that is its own mirror image across the
+    robot's line of travel), a turn is an `L`: the first turn decides which of a mirrored pair is searched.
 
     Paints: a paint right after an unconditioned turn is not offered (they commute: the turn reads no colour and
     the paint no heading, so only "paint first" is searched), and after a paint, an unconditioned paint is not
@@ -226,7 +231,7 @@ def _command_options(
     right_before = pc >= 1 and op[f, pc - 1] == OP_R
     left_after = pc + 1 < nd[f] and op[f, pc + 1] == OP_L
     for o in range(N_OPS):
-        if (o == OP_L and right_before) or (o == OP_R and left_after) or (o == OP_F and falls):
+        if (o == OP_L and right_before) or (o == OP_R and (left_after or mirror)) or (o == OP_F and falls):
             continue
         conds = runs
         if turn_before != OP_F and (o == OP_R or (o == OP_L and (turn_before == OP_R or two_lefts))):
@@ -286,6 +291,8 @@ def _apply(code, sc, op, cs, nd, closed, trail) -> None:
     if op[f, pc] != o:
         _log(trail, sc, T_OP, slot, op[f, pc])
         op[f, pc] = o
+        if OP_L <= o <= OP_R:
+            sc[S_MIRROR] = 0  # the first turn is decided: the mirror cut has done its work on this path
     _log(trail, sc, T_CS, slot, cs[f, pc])
     cs[f, pc] = conds
     if conds == NO_COND and cs[NOOPS + f, pc]:  # a paint's no-op runs (machine._run) were actions after all

@@ -49,10 +49,13 @@ SEEN_WIDTH = MAX_SLOTS + 1
 S_LEAST = S_ROLLOUT + 1
 # slots whose command is not decided (only ever skipped), on this path: while any is, no function is inlinable
 S_UNDECIDED = S_LEAST + 1
-S_SEEN = S_UNDECIDED + 1
+# 1 while the mirror cut holds on this path: the puzzle is its own mirror image across the robot's line of travel,
+# the search was asked to keep one program of each mirrored pair, and no turn is decided yet (exact, cut 14)
+S_MIRROR = S_UNDECIDED + 1
+S_SEEN = S_MIRROR + 1
 N_SCALARS = S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 # the registers a decision frame saves, in this order
-SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD, S_UNDECIDED)
+SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD, S_UNDECIDED, S_MIRROR)
 N_SAVED = len(SAVED)
 
 # columns of `frames`: the saved registers, the trail's top, the option tried, the number of options,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gridbot.games.robozzle import COLOURS, FUNCTIONS, Command, Level, Program
+from gridbot.grid import mirror_symmetric
 from gridbot.kernels import robozzle as kern
 
 
@@ -26,6 +27,9 @@ class Board:
     facing: int
     stars: int
     cells: int
+    # the puzzle is its own mirror image across the robot's line of travel (gridbot.grid.mirror_symmetric): the
+    # exact search keeps one program of each mirrored pair (gridbot.solve.robozzle.exact, cut 14)
+    mirror: bool = False
 
     @classmethod
     def of(cls, level: Level) -> Board:
@@ -57,9 +61,15 @@ class Board:
                     prev_same[g] = h_
                     break
         start = level.start[0] * w + level.start[1]
+        stars = set(level.stars)
+
+        def square(p: tuple[int, int]) -> tuple[str, bool] | None:
+            return (level.colours[p[0]][p[1]], p in stars) if level.tile(p) else None  # off the board: a hole
+
+        mirror = mirror_symmetric(h, w, level.start, level.facing, square)
         return cls(
             step, colour, star, np.array(level.slots, np.int64), paints, present, prev_same, start,
-            int(level.facing), len(level.stars), h * w,
+            int(level.facing), len(level.stars), h * w, mirror,
         )  # fmt: skip
 
     @property

@@ -111,6 +111,23 @@ no more slots that is still searched, or runs that can never win:
     call that cut 4 ends (a function entered at a frame still open with no
     action since) or any call on a full stack: such options are not offered.
 
+14. *Mirror images.* On a puzzle that is its own mirror image across the
+    line the robot travels at the start (tiles, colours and stars; off the
+    board counts as a hole: Board.mirror), swapping every `L` and `R` of a
+    program mirrors its whole run, so the two win or lose together, with
+    as many slots. Until the first turn runs, the robot moves along that
+    line, paints only tiles on it and collects only stars on it, so the
+    board stays its own mirror image and the program so far has no turn:
+    the first turn decided (a slot's command is decided when it first runs)
+    is an `L` or an `R` of the same place in a mirrored pair, and only `L`
+    is offered. The cuts by an equal equivalent agree: a shortest winning
+    program the other cuts keep whose first turn is `R` has a mirror image
+    whose first turn is `L`; the rewrites of cut 6 that keep its length
+    (`R R` to `L L`, lefts moved before rights) make no `L` that runs first
+    into an `R`, and every other cut reads turns only as turns. Not applied
+    when every optimal program is asked for (all_solutions), which lists
+    both of each pair.
+
 Before any search, a star that no walk over tiles from the robot reaches
 makes the puzzle unsolvable (holes never become tiles).
 
@@ -140,7 +157,9 @@ MAX_ALL = 100  # the most programs an answer lists (all_solutions)
 class _Search:
     """The arrays of one kernel search for programs of at most L slots; `step` runs it on."""
 
-    def __init__(self, board: Board, L: int, stack_cap: int, jit: bool = True, least: int = 0) -> None:
+    def __init__(
+        self, board: Board, L: int, stack_cap: int, jit: bool = True, least: int = 0, mirror: bool = False
+    ) -> None:
         self.board = board
         self.colour = board.colour.copy()
         self.star = board.star.copy()
@@ -161,6 +180,7 @@ class _Search:
         sc = self.sc
         sc[kern.S_POS], sc[kern.S_FACING], sc[kern.S_LEFT] = board.start, board.facing, board.stars
         sc[kern.S_LENGTH], sc[kern.S_STACK_CAP], sc[kern.S_LEAST] = L, stack_cap, least
+        sc[kern.S_MIRROR] = mirror and board.mirror  # cut 14, asked for and possible
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
@@ -200,7 +220,7 @@ def _search_length(
     its end, the deadline (time.monotonic() seconds), a stop request from the
     parent process, or `check()` raising. Programs are returned as found; the caller re-checks them with the
     simulator."""
-    search = _Search(board, L, stack_cap, jit, least=L)
+    search = _Search(board, L, stack_cap, jit, least=L, mirror=settings.mirror_cut and not all_solutions)
     depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
@@ -254,7 +274,7 @@ def subtrees(
     options applied there), found by walking the tree above that depth without entering them; None when the walk
     takes more than `most_nodes` nodes or goes past the deadline (time.monotonic() seconds). O(nodes above
     `depth`)."""
-    search = _Search(board, L, stack_cap, least=L)
+    search = _Search(board, L, stack_cap, least=L, mirror=settings.mirror_cut)
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:
