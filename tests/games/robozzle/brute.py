@@ -151,7 +151,10 @@ def minimum(level: Level, max_size: int, conds: str = COLOURS) -> int | None:
     """The fewest occupied slots of a winning program with at most `max_size` whose conditions name only colours
     in `conds` (default: any), or None."""
     board = _board(level)
-    choices = [choice for choice in slot_choices(level) if not choice.cond or choice.cond in conds]
+    # a condition on a colour on no tile and in no paint never holds, so its command never runs: the program
+    # without that slot runs the same with one slot fewer, and leaving such choices out keeps the fewest slots
+    seen = {ch for row in level.colours for ch in row} | set(level.paints)
+    choices = [ch for ch in slot_choices(level) if not ch.cond or (ch.cond in conds and ch.cond in seen)]
     op_code = {"F": 0, "L": 1, "R": 2, **{str(g + 1): 3 + g for g in range(5)}, "PR": 8, "PG": 9, "PB": 10}
     choice_ops = np.array([op_code[ch.op] for ch in choices], np.int64)
     choice_conds = np.array([COLOURS.index(ch.cond) if ch.cond else -1 for ch in choices], np.int64)
