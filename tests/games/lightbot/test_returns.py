@@ -55,7 +55,7 @@ def test_closings_are_decided_early_on_bundled_levels(name: str) -> None:
     assert fails > 0 and early.stats["candidates"] < late.stats["candidates"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_levels())
 def test_solver_with_closings_decided_early_equals_every_program_tried(level: Level) -> None:
     agrees_with_every_program(level, 7)

@@ -38,7 +38,7 @@ def helped(draw, paints: tuple[str, ...] = ("none", "R", "G B")) -> Level:
     return Level.parse(head + f"start: {start // w + 1} {start % w + 1} {facing}\n" + board)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(helped())
 def test_the_fewest_slots_up_to_4_with_helpers_equal_every_program_tried(level: Level) -> None:
     """Too-short programs, inlinable helpers and paints that change nothing, cut or not decided, against no cuts at
@@ -56,7 +56,7 @@ def agrees_with_every_program(level: Level, max_length: int) -> None:
         assert robozzle.run(level, result.program).verdict.won
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(helped(paints=("R", "G", "R G B")))
 def test_every_program_met_at_the_fewest_slots_wins_with_paints(level: Level) -> None:
     """With paints allowed, every program the search meets at the fewest slots (a paint whose set keeps a colour
