@@ -138,3 +138,16 @@ def test_the_mirror_cut_searches_about_half_the_nodes_of_a_length_of_a_symmetric
     plain = exact._search_length(board, 6, robozzle.STACK_CAP, False, None, NO_MIRROR_CUT)
     assert cut.finished and plain.finished and cut.programs == plain.programs == ()
     assert cut.nodes < 0.7 * plain.nodes
+
+
+def test_the_split_depth_of_every_optimal_program_counts_the_subtrees_of_the_search_without_the_cut() -> None:
+    """The shares of a length asked for every optimal program search without the cut, so the subtrees counted to
+    choose their depth are those of that search."""
+    board = Board.of(gridbot.load("robozzle:240"))
+    many = 10**7
+    counts = {
+        (cut, listing): exact.subtrees(board, 6, robozzle.STACK_CAP, 4, many, settings, all_solutions=listing)
+        for cut, settings in ((True, Settings()), (False, NO_MIRROR_CUT))
+        for listing in (False, True)
+    }
+    assert counts[True, True] == counts[False, True] == counts[False, False] > counts[True, False]

@@ -220,7 +220,7 @@ def _search_length(
     its end, the deadline (time.monotonic() seconds), a stop request from the
     parent process, or `check()` raising. Programs are returned as found; the caller re-checks them with the
     simulator."""
-    search = _Search(board, L, stack_cap, jit, least=L, mirror=settings.mirror_cut and not all_solutions)
+    search = _Search(board, L, stack_cap, jit, least=L, mirror=_mirror_cut(settings, all_solutions))
     depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
@@ -266,15 +266,20 @@ def _share(
     return _search_length(board, L, stack_cap, all_solutions, deadline, settings, True, k, n, depth=depth)
 
 
+def _mirror_cut(settings: Settings, all_solutions: bool) -> bool:
+    """Is cut 14 asked for? Not when every optimal program is: those list both programs of each mirrored pair."""
+    return settings.mirror_cut and not all_solutions
+
+
 def subtrees(
     board: Board, L: int, stack_cap: int, depth: int, most_nodes: int, settings: Settings,
-    deadline: float | None = None,
+    deadline: float | None = None, all_solutions: bool = False,
 ) -> int | None:  # fmt: skip
     """How many subtrees the search of length L (as _search_length searches it) has at decision `depth` (the
     options applied there), found by walking the tree above that depth without entering them; None when the walk
     takes more than `most_nodes` nodes or goes past the deadline (time.monotonic() seconds). O(nodes above
     `depth`)."""
-    search = _Search(board, L, stack_cap, least=L, mirror=settings.mirror_cut)
+    search = _Search(board, L, stack_cap, least=L, mirror=_mirror_cut(settings, all_solutions))
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:
@@ -287,7 +292,7 @@ def subtrees(
 
 def split_depth(
     board: Board, L: int, stack_cap: int, shares: int, most_nodes: int, settings: Settings,
-    deadline: float | None = None,
+    deadline: float | None = None, all_solutions: bool = False,
 ) -> int:  # fmt: skip
     """The decision depth at which `shares` shares of length L deal out subtrees: from the settings'
     `shallowest_split` on, the shallowest with at least `subtrees_per_share` subtrees a share (with fewer, a few
@@ -295,9 +300,9 @@ def split_depth(
     again, so a depth whose walk takes more than `most_nodes` nodes (or ends past the deadline) is not taken.
     O(nodes above the depth chosen), a few times."""
     depth = settings.shallowest_split
-    count = subtrees(board, L, stack_cap, depth, most_nodes, settings, deadline)
+    count = subtrees(board, L, stack_cap, depth, most_nodes, settings, deadline, all_solutions)
     while count is not None and count < settings.subtrees_per_share * shares and depth < settings.deepest_split:
-        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, settings, deadline)
+        deeper = subtrees(board, L, stack_cap, depth + 1, most_nodes, settings, deadline, all_solutions)
         if deeper is None:
             break
         depth, count = depth + 1, deeper

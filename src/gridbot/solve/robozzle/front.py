@@ -220,8 +220,9 @@ class _Lengths(deepening.Lengths):
         # workers, finer shares are worth twice the work (they bound the speed-up less)
         nodes = int(d.last_nodes * d.growth) // count
         depth = split_depth(
-            self.board, L, self.stack_cap, count, nodes, self.settings, Deadline.after(d.clock.left()).at
-        )
+            self.board, L, self.stack_cap, count, nodes, self.settings, Deadline.after(d.clock.left()).at,
+            all_solutions=self.all_solutions,
+        )  # fmt: skip
         part = functools.partial(
             _share, self.board, L, self.stack_cap, self.all_solutions, d.clock.left(), depth, self.settings
         )
