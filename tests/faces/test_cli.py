@@ -16,6 +16,7 @@ import gridbot
 from gridbot.cli import cli, display
 from gridbot.games import carrots
 from gridbot.result import SolveResult
+from tests.faces import long_board
 
 SCHEMA = {"game", "level", "status", "solution", "length", "seconds", "proven_impossible", "stats", "version"}
 
@@ -512,10 +513,9 @@ def test_solve_first_boards_json():
 
 
 def test_sigterm_ends_a_long_solve_with_status_143_and_no_traceback(tmp_path):
-    board = tmp_path / "big.txt"
-    board.write_text("S" + "#" * 29 + "\n" + "\n".join(["#" * 30] * 29) + "\n")  # no proof in sight
+    board = long_board.write(tmp_path, "big.txt")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gridbot.cli", "solve", "carrots", str(board)],
+        [sys.executable, "-m", "gridbot.cli", "solve", "carrots", board],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import gridbot
 from gridbot.cli import cli
+from tests.faces import long_board
 from tests.faces.test_cli import FakeSolver, assert_one_line_error, fake_solver, invoke
 
 __all__ = ["fake_solver"]  # the fixture, imported for the tests below
@@ -337,19 +338,9 @@ def interrupted_solve(tmp_path: Path, *levels: str, after: float = 4.0) -> tuple
     return proc.returncode, out, err
 
 
-def big_board(tmp_path: Path, name: str) -> str:
-    board = tmp_path / name
-    # 14 x 14 squares with voids scattered over it: a program in a second, no proof in minutes (a full 30 x 30
-    # rectangle, this board's first form, is proven in about 5 s on the development machine)
-    holes = {(row, column) for row in range(14) for column in range(14) if (3 * row * row + 5 * column) % 13 == 0}
-    rows = ["".join(" " if (row, column) in holes else "#" for column in range(14)) for row in range(14)]
-    board.write_text("S" + "\n".join(rows)[1:] + "\n")
-    return str(board)
-
-
 @pytest.mark.clock  # the answer depends on what the search has met by the Ctrl-C, seconds in
 def test_ctrl_c_prints_the_best_found_and_exits_130(tmp_path):
-    status, out, err = interrupted_solve(tmp_path, big_board(tmp_path, "big.txt"))
+    status, out, err = interrupted_solve(tmp_path, long_board.write(tmp_path, "big.txt"))
     assert status == 130, err
     assert out.startswith(f"{tmp_path / 'big.txt'}: solved") and "not proven shortest" in out
     assert "program" in out and "proven impossible" in out
@@ -358,7 +349,7 @@ def test_ctrl_c_prints_the_best_found_and_exits_130(tmp_path):
 
 @pytest.mark.clock  # the answer depends on what the search has met by the Ctrl-C, seconds in
 def test_ctrl_c_with_several_levels_reports_each(tmp_path):
-    boards = [big_board(tmp_path, "a.txt"), big_board(tmp_path, "b.txt")]
+    boards = [long_board.write(tmp_path, "a.txt"), long_board.write(tmp_path, "b.txt")]
     started = time.monotonic()
     status, out, err = interrupted_solve(tmp_path, *boards, after=6.0)
     assert status == 130, err
