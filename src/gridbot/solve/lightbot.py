@@ -52,7 +52,7 @@ equivalent that is still searched, or runs that can never win:
    needed (the gap before it, at the same tile, was checked with a larger
    budget); a move can win only on a level of one light. So it is a call.
 
-Cuts 7 and 8 skip programs that have a *shorter* equivalent. The search of
+Cuts 7, 8 and 13 skip programs that have a *shorter* equivalent. The search of
 length L looks for a winning program of *at most* L commands, and still finds
 one when there is one: the shortest winning programs (the one the cuts by an
 equal-length equivalent keep, among them) have no shorter equivalent, so no cut
@@ -107,6 +107,17 @@ skips them, whatever lengths were searched before:
    runs of L, R and R R, its mirror image in R, L and L L, and L L
    written R R keeps it as long and its first turn an R; the other cuts
    read turns only as turns. Off when every optimal program is asked for.
+13. *A loop entered through a copy of its last command.* When main's last
+   command calls procedure p, p has no other call site, and p ends with the
+   command x that main runs before that call and then calls itself (main =
+   M x p, p = B x p), then main = M p, p = x B p walks the same, M x B x B
+   x ..., one command shorter. X commands keep their moments: main's gap
+   before x becomes its gap before the call, p's gap before x its gap
+   before its call, and p's start and its gap after x both become the gap
+   after x. The gap after main's x fires once, on the tile after x, which
+   that gap alone can light: so the cut asks for no light there (that gap's
+   vector is zero when p calls itself). A cut by a shorter equivalent, as
+   7 and 8 are.
 
 *One walk.* Before any search: moves are one-way between the strongly
 connected components of the tiles (a jump down cannot be undone), so a run

@@ -335,11 +335,17 @@ def test_workers_share_the_tree_and_agree() -> None:
     shared = solve(level, workers=2, settings=every_length_split)
     assert (shared.status, shared.length, shared.lower_bound) == (alone.status, alone.length, alone.lower_bound)
     assert lightbot.run(level, shared.program).verdict.won
-    excluded = solve(level, workers=2, max_length=8, settings=every_length_split)
-    assert proof(excluded.status) == "timeout" and excluded.lower_bound == 9
-    # searched to the end, the tree above the split is walked by every share, everything below it by exactly one
-    before, after = alone_excluding.stats["candidates"], excluded.stats["candidates"]
-    assert before <= after < 1.1 * before
+    # searched to the end, the tree above the split is walked by every share, everything below it by exactly one:
+    # each share more adds the same number of nodes, those above the split
+    extra = {}
+    for per_worker in (4, 8):  # 8 and 16 shares of each length
+        schedule = dataclasses.replace(every_length_split.schedule, shares_per_worker=per_worker)
+        excluded = solve(
+            level, workers=2, max_length=8, settings=dataclasses.replace(every_length_split, schedule=schedule)
+        )
+        assert proof(excluded.status) == "timeout" and excluded.lower_bound == 9
+        extra[2 * per_worker] = excluded.stats["candidates"] - alone_excluding.stats["candidates"]
+    assert 0 < extra[8] / 7 == extra[16] / 15
 
 
 @pytest.mark.clock

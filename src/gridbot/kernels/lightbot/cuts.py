@@ -254,9 +254,21 @@ def _turned(wb, wlen):  # pragma: no cover - compiled
 
 
 @kernel(inline=True)
-def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, mirror, closed, cs):  # pragma: no cover
+def _rotated_loop(p, wb, wlen, cs, vec):  # pragma: no cover - compiled
+    """Would calling procedure p at the end of its body now make a loop that main enters through a copy of the
+    loop's last command, on a tile without a light? Main = M x p and p = B x p, p called from main alone, run
+    as main = M p and p = x B p: one command shorter (gridbot.solve.lightbot, cut 13). O(1)."""
+    m = wlen[0]
+    n = wlen[p]
+    if m < 2 or n < 1 or wb[0, m - 1] != p + 3 or cs[0, p] != 1 or cs[1, p] != 0:
+        return False
+    return wb[p, n - 1] == wb[0, m - 2] and vec[m - 1] == 0  # main's gap m - 1: after x, before the call
+
+
+@kernel(inline=True)
+def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, mirror, closed, cs, vec):  # pragma: no cover
     """May option `opt` (0 close, 1 + op) fill the slot at the end of body p? The canonical-form cuts; `mirror`:
-    the mirror cut may apply (S_MIRROR)."""
+    the mirror cut may apply (S_MIRROR); `vec`: the gaps' light vectors (cut 13)."""
     n = wlen[p]
     w = wlen[0] + wlen[1] + wlen[2]
     if opt == 0:
@@ -298,6 +310,8 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, mirror, clo
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
         return False
     if p > 0 and op == p + 3 and cs[0, p] == 1 and cs[1, p] != p and _shorter_loop(p, L, w, lim, wb, wlen, cs):
+        return False
+    if p > 0 and op == p + 3 and _rotated_loop(p, wb, wlen, cs, vec):
         return False
     if op == 5:  # f1 is the first procedure called
         return cs[0, 1] > 0

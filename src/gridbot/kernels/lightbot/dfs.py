@@ -126,7 +126,7 @@ def search(
             facing = frames[f, F_FACING]
             while opt < N_OPTIONS:
                 if _allowed(
-                    opt, p, pos, facing, mv, full, L, lim, wb, wlen, sc[S_GUESS], sc[S_MIRROR], closed, cs
+                    opt, p, pos, facing, mv, full, L, lim, wb, wlen, sc[S_GUESS], sc[S_MIRROR], closed, cs, vec
                 ) and (
                     opt > 0 or not _return_fails(
                         p, pos, facing, frames[f, F_STATE + S_H - S_POS], frames[f, F_STATE + S_VISITED - S_POS],
