@@ -113,11 +113,14 @@ skips them, whatever lengths were searched before:
    M x p, p = B x p), then main = M p, p = x B p walks the same, M x B x B
    x ..., one command shorter. X commands keep their moments: main's gap
    before x becomes its gap before the call, p's gap before x its gap
-   before its call, and p's start and its gap after x both become the gap
-   after x. The gap after main's x fires once, on the tile after x, which
-   that gap alone can light: so the cut asks for no light there (that gap's
-   vector is zero when p calls itself). A cut by a shorter equivalent, as
-   7 and 8 are.
+   before its call, and p's start and its gap after x, which fire one after
+   the other at every seam, become the gap after x (an X from each: X X
+   there, the win looked for between them as before). The gap after main's
+   x fires once, on the tile after x, which that gap alone can light: so
+   the cut asks for no light there (that gap's vector is zero when p calls
+   itself). A cut by a shorter equivalent, as 7 and 8 are: the shorter one
+   may need X X in one gap, which the search never writes, but a shortest
+   program is never of this form, so the search still meets one.
 
 *One walk.* Before any search: moves are one-way between the strongly
 connected components of the tiles (a jump down cannot be undone), so a run

@@ -36,8 +36,9 @@ def test_a_loop_entered_through_its_last_command_wins_as_the_rotated_one(
         return
     a, b, start, before, after = ("X" * flag for flag in xs)
     original = Program(head + a + x + b + "1", start + body + before + x + after + "1", "")
-    # f1's start and the gap after its x fire at the same moments once main's gap after x fires on no light
-    seam = "X" * ((start == "X") != (after == "X"))
+    # f1's start and the gap after its x fire one after the other at every seam, on the tile after x: an X in
+    # either is an X after x, and one in each is two there (the win is looked for between the two)
+    seam = start + after
     rotated = Program(head + a + "1", x + seam + body + before + "1", "")
     assert rotated.tokens < original.tokens
     assert lightbot.run(level, rotated).verdict.won == lightbot.run(level, original).verdict.won
