@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from gridbot.games import lightbot
 from gridbot.games.lightbot import Level, Program
+from gridbot.kernels import lightbot as kern
 from gridbot.kernels.lightbot import cuts
 
 from .test_loops import _bodies
@@ -59,6 +60,6 @@ def test_a_loop_entered_through_its_last_command_wins_as_the_rotated_one(
 )
 def test_a_loop_entered_through_a_copy_of_its_last_command_is_cut(main: str, f1: str, light: bool, cut: bool) -> None:
     wb, wlen, cs = _bodies(main, f1, "F" if "2" in main else "")
-    vec = np.zeros(39, np.int64)
+    vec = np.zeros(kern.N_GAPS, np.int64)
     vec[len(main) - 1] = light  # main's gap after x, before its call
     assert bool(cuts._rotated_loop.py_func(1, wb, wlen, cs, vec)) is cut

@@ -309,10 +309,11 @@ def _allowed(opt, p, pos, facing, mv, full, L, lim, wb, wlen, guess, mirror, clo
         return False  # unsafe: a procedure may move the next time it runs
     if guess & GUESS_LOOP and ((p == 0 and op == 5) or (p == 2 and op >= 4)):
         return False
-    if p > 0 and op == p + 3 and cs[0, p] == 1 and cs[1, p] != p and _shorter_loop(p, L, w, lim, wb, wlen, cs):
-        return False
-    if p > 0 and op == p + 3 and _rotated_loop(p, wb, wlen, cs, vec):
-        return False
+    if p > 0 and op == p + 3:  # p calls itself at its end: a loop, and the shorter loops of cuts 11 and 13
+        if cs[0, p] == 1 and cs[1, p] != p and _shorter_loop(p, L, w, lim, wb, wlen, cs):
+            return False
+        if _rotated_loop(p, wb, wlen, cs, vec):
+            return False
     if op == 5:  # f1 is the first procedure called
         return cs[0, 1] > 0
     return True
