@@ -210,6 +210,9 @@ def direct_calls() -> None:
                 vec[p * lightbot.GAPS_PER_BODY + g] = rng.integers(1, full + 1)
         wlen, lim = np.array(lens, np.int64), np.array([12, 8, 8], np.int64)
         lightbot.win_gaps(vec, wlen, lim, 3, full, np.zeros(lightbot.WORK_SHAPE, np.int64))
+        lightbot.win_blink(
+            lightbot.GAPS_PER_BODY + 1, 0, vec, wlen, lim, 4, full, np.zeros(lightbot.WORK_SHAPE, np.int64)
+        )
     # main's last commands over closed procedures (f1: J J F, f2: F L): can three more stand on every light?
     mv, light, full, start, facing = lightbot.board_arrays(gridbot.load("lightbot:3"))
     wb, wlen = np.zeros((3, 12), np.int64), np.array([2, 3, 2], np.int64)

@@ -19,6 +19,20 @@ over walk commands (six, not seven), and every X placement of a walk is
 decided at once by algebra instead of by branching: the search space shrinks
 by about 7^x for a program with x X commands.
 
+*Blinks.* Three X commands in a row act as one (the check after the second
+sees a state already checked), but two, `X X`, do not: at every pass they
+toggle the light under the robot and back, and win when that light is the
+only one off. So a gap holds no X, one X, or `X X` (a *blink*). A blink
+adds nothing to the lights, so it wins only between its own two X, at a
+moment its gap is passed, and only if the other gaps light every light but
+the one under the robot: a linear system like the one above, looked at
+beside it (gridbot.kernels.lightbot.win_blink). Main never needs a blink:
+its gaps fire once, and one X wins where the blink would. A shortest
+program holds at most one blink: any other does nothing before the win,
+and dropping it is shorter. With blinks searched, the proofs need no
+assumption about them; tests/games/lightbot/test_blinks.py checks the search
+against every program text, `X X` included.
+
 *Lazy walks.* The walk is decided slot by slot as execution reaches each slot
 (the technique of the strongest RoboZZle solvers), so walks that share an
 execution prefix share its simulation, and a slot that is never executed is
@@ -118,9 +132,8 @@ skips them, whatever lengths were searched before:
    there, the win looked for between them as before). The gap after main's
    x fires once, on the tile after x, which that gap alone can light: so
    the cut asks for no light there (that gap's vector is zero when p calls
-   itself). A cut by a shorter equivalent, as 7 and 8 are: the shorter one
-   may need X X in one gap, which the search never writes, but a shortest
-   program is never of this form, so the search still meets one.
+   itself). A cut by a shorter equivalent, as 7 and 8 are (that one may
+   hold X X after x: a blink, which the search looks for).
 
 *One walk.* Before any search: moves are one-way between the strongly
 connected components of the tiles (a jump down cannot be undone), so a run
@@ -136,7 +149,9 @@ at the last moment it stood on a light (checked, since a win then would have
 needed every light stood on too), with at least the budget and slot room of
 now. So a new win must use that gap: with one X left the check is one
 comparison, with two a scan of the gaps, and only larger budgets solve the
-linear system.
+linear system. A blink's win needs its own gap to be the one passed now, so
+the blink check is made at the same moments (in procedures only), with the
+full system.
 
 *Looking ahead.* For a length that is expected to take a while, on a
 level of few lights, a program is built from pieces of the shortest winning
@@ -404,14 +419,17 @@ class _Search:
         return int(self.sc[kern.S_NODES])
 
     def program(self) -> Program:
-        """The program found: the walk with X commands at the gaps of sc[S_FOUND_S]."""
-        gaps = int(self.sc[kern.S_FOUND_S])
+        """The program found: the walk with an X at each gap of sc[S_FOUND_S], and X X at sc[S_BLINK]."""
+        gaps, blink = int(self.sc[kern.S_FOUND_S]), int(self.sc[kern.S_BLINK])
         bodies = []
         for p in range(3):
             text = []
             for k in range(int(self.wlen[p]) + 1):
-                if gaps >> (p * kern.GAPS_PER_BODY + k) & 1:
+                g = p * kern.GAPS_PER_BODY + k
+                if gaps >> g & 1:
                     text.append("X")
+                if g == blink:
+                    text.append("XX")
                 if k < self.wlen[p]:
                     text.append(WALK_OPS[int(self.wb[p, k])])
             bodies.append("".join(text))
@@ -666,7 +684,8 @@ class _Lengths(deepening.Lengths):
         self.t = t
         self.budget = budget
         self.guesser = _Guesser(level, t, jit, budget, settings)
-        options: dict[str, Any] = {"all": all_solutions}
+        # "blinks": shares recorded before the search looked for X X in one gap proved less, and are not read
+        options: dict[str, Any] = {"all": all_solutions, "blinks": True}
         if settings.limits is not None:  # a smaller language's shares are not the game's
             options["limits"] = list(settings.limits)
         self.ledger = {"game": NAME, "level": level_digest(NAME, level), "options": options}

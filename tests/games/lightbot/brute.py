@@ -135,16 +135,17 @@ def memo_for(level: Level) -> np.ndarray:
     return np.zeros((5, 2 * controls + 2), np.int64)
 
 
-def minimum(level: Level, max_length: int) -> int | None:
-    """The fewest commands of a winning program with at most `max_length`, trying every program text.
+def minimum(level: Level, max_length: int, limits: tuple[int, int, int] | None = None) -> int | None:
+    """The fewest commands of a winning program with at most `max_length`, trying every program text, each body
+    within `limits` (main, f1, f2; None: the game's LIMITS).
 
     O(7^n * n^2) runs for n = max_length.
     """
     if not level.lights:
         return 0
     mv, light, full, start, facing = board_arrays(level)
-    limits = np.array([LIMITS["main"], LIMITS["f1"], LIMITS["f2"]], np.int64)
-    found = _first_winning_length(mv, light, full, start, facing, max_length, limits, memo_for(level))
+    most = (LIMITS["main"], LIMITS["f1"], LIMITS["f2"]) if limits is None else limits
+    found = _first_winning_length(mv, light, full, start, facing, max_length, np.array(most, np.int64), memo_for(level))
     return None if found < 0 else int(found)
 
 

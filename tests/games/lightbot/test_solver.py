@@ -246,6 +246,18 @@ def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
     return False
 
 
+def draw_gap_vectors(data, lights: int, lens: list[int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """A random moment of the win check: the all-lights vector, the walk lengths `lens`, slot limits (the game's
+    or tight ones) and a vector per gap, drawn from hypothesis' `data`."""
+    full = (1 << lights) - 1
+    lim = np.array([12, 8, 8], np.int64) if data.draw(st.booleans()) else np.array([5, 4, 4], np.int64)
+    vec = np.zeros(kern.N_GAPS, np.int64)
+    for p in range(3):
+        for k in range(lens[p] + 1):
+            vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(0, full))
+    return full, np.array(lens, np.int64), lim, vec
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(1, 6),
@@ -255,13 +267,7 @@ def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
 )
 def test_win_gaps_equals_trying_every_set(lights: int, lens: list[int], b: int, data) -> None:
     """The GF(2) win check finds a set of gaps exactly when trying every small set does."""
-    full = (1 << lights) - 1
-    wlen = np.array(lens, np.int64)
-    lim = np.array([12, 8, 8], np.int64) if data.draw(st.booleans()) else np.array([5, 4, 4], np.int64)
-    vec = np.zeros(kern.N_GAPS, np.int64)
-    for p in range(3):
-        for k in range(lens[p] + 1):
-            vec[p * kern.GAPS_PER_BODY + k] = data.draw(st.integers(0, full))
+    full, wlen, lim, vec = draw_gap_vectors(data, lights, lens)
     work = np.zeros(kern.WORK_SHAPE, np.int64)
     chosen = kern.win_gaps(vec, wlen, lim, b, full, work)
     expected = _brute_win_gaps(vec, wlen, lim, b, full)

@@ -49,6 +49,6 @@ otherwise costs atomic reference-count updates, at every node.
 # ruff: noqa: F401 - the package re-exports what the solvers and the tests use
 
 from gridbot.kernels.lightbot.dfs import search
-from gridbot.kernels.lightbot.gaps import win_gaps, win_with
+from gridbot.kernels.lightbot.gaps import win_blink, win_gaps, win_with
 from gridbot.kernels.lightbot.layout import *  # noqa: F403 - the layout shared with the solvers: every name of it
 from gridbot.kernels.lightbot.machine import _leaf, _run

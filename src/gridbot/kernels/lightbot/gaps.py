@@ -2,7 +2,8 @@
 
 Toggling is addition mod 2, so the question is linear algebra over GF(2): is the all-lights vector a sum of at
 most `b` of the gaps' vectors (which lights each gap has passed an odd number of times), each body within its
-limit? `win_with` asks it only of the sets that hold a gap whose vector has just changed.
+limit? `win_with` asks it only of the sets that hold a gap whose vector has just changed; `win_blink` asks
+whether `X X` in the gap control is at, with single X commands elsewhere, wins between its two X commands.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @kernel
-def _fits(chosen, gidx, wlen, lim, b, forced):  # pragma: no cover - compiled
+def _fits(chosen, gidx, wlen, lim, b, forced, extra):  # pragma: no cover - compiled
     """Do X commands at the chosen gaps (bits over gidx) fit: at most b of them, each body within its limit?
 
-    `forced` is the body of one more X that is chosen already (counted in neither), or -1.
+    `forced` is the body of `extra` more X commands that are chosen already (counted in neither), or -1.
     """
     if _popcount(chosen) > b:
         return False
-    per0 = 1 if forced == 0 else 0
-    per1 = 1 if forced == 1 else 0
-    per2 = 1 if forced == 2 else 0
+    per0 = extra if forced == 0 else 0
+    per1 = extra if forced == 1 else 0
+    per2 = extra if forced == 2 else 0
     i = 0
     while chosen:
         if chosen & 1:
@@ -55,7 +56,7 @@ def win_gaps(vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
     A set S of gaps works when the XOR of their vectors is `full`, |S| <= b and
     each body keeps within its limit. See _solve_gaps.
     """
-    return _solve_gaps(vec, wlen, lim, b, full, -1, work)
+    return _solve_gaps(vec, wlen, lim, b, full, -1, 0, work)
 
 
 @kernel
@@ -84,16 +85,37 @@ def win_with(g, vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
                 if h != g and vec[h] == target:
                     return (np.int64(1) << g) | (np.int64(1) << h)
         return np.int64(-1)
-    rest = _solve_gaps(vec, wlen, lim, b - 1, target, g, work)
+    rest = _solve_gaps(vec, wlen, lim, b - 1, target, g, 1, work)
     if rest < 0:
         return np.int64(-1)
     return rest | (np.int64(1) << g)
 
 
 @kernel
-def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - compiled
-    """A set of at most b gaps, not `forced`, whose vectors XOR to `target`, fitting the limits with one
-    more X in the forced gap's body: a mask over gap numbers, or -1.
+def win_blink(g, li, vec, wlen, lim, b, full, work):  # pragma: no cover - compiled
+    """Gaps whose single X commands, with `X X` in gap g (a blink), light every light between g's two X now,
+    the robot on light li: a mask over gap numbers (g not among them), or -1 if there is none.
+
+    The blink toggles light li and back at every pass, so it adds nothing to
+    the lights except for the look between its two X commands: the other
+    gaps must light every light but li, and leave li off. An X alone in g
+    does that too when g's vector is li alone (then win_with has answered);
+    otherwise this is the full system, with b - 2 X commands. O(gaps^2).
+    """
+    p = g // GAPS_PER_BODY
+    here = np.int64(1) << li
+    if b < 2 or wlen[p] + 2 > lim[p] or vec[g] == here:
+        return np.int64(-1)
+    target = full ^ here
+    if target == 0:
+        return np.int64(0)
+    return _solve_gaps(vec, wlen, lim, b - 2, target, g, 2, work)
+
+
+@kernel
+def _solve_gaps(vec, wlen, lim, b, target, forced, extra, work):  # pragma: no cover - compiled
+    """A set of at most b gaps, not `forced`, whose vectors XOR to `target`, fitting the limits with `extra`
+    more X commands in the forced gap's body: a mask over gap numbers, or -1.
 
     Gaussian elimination finds one solution x0 and the null space; the
     solutions are x0 plus the null space's span, enumerated in Gray-code order
@@ -150,7 +172,7 @@ def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - 
                 while not (it >> bit) & 1:
                     bit += 1
                 cur ^= null[bit]
-            if _fits(cur, gidx, wlen, lim, b, fbody):
+            if _fits(cur, gidx, wlen, lim, b, fbody, extra):
                 chosen = cur
                 break
     else:  # every set of at most b of the n gaps, smallest first
@@ -166,7 +188,7 @@ def _solve_gaps(vec, wlen, lim, b, target, forced, work):  # pragma: no cover - 
                 for i in range(size):
                     acc ^= gv[idx[i]]
                     mask |= np.int64(1) << idx[i]
-                if acc == target and _fits(mask, gidx, wlen, lim, b, fbody):
+                if acc == target and _fits(mask, gidx, wlen, lim, b, fbody, extra):
                     chosen = mask
                     break
                 i = size - 1

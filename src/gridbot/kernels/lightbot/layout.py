@@ -60,7 +60,9 @@ S_MARK = 19
 # 1: the level is its own mirror image across the robot's line of travel, and the search keeps one program of
 # each mirrored pair: while no turn is decided, a turn is an R (_allowed; gridbot.solve.lightbot, cut 12)
 S_MIRROR = 20
-N_SCALARS = 21
+# with FOUND: the gap that holds X X (the win looked for between the two), or -1 (see win_blink)
+S_BLINK = 21
+N_SCALARS = 22
 
 # rows of `mac`, the memo of procedure effects and the scratch of the macro-step search
 M_KEY, M_END, M_LIT = 0, 2, 4  # + procedure - 1: the bodies' key, the end state, the lights passed

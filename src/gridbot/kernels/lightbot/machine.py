@@ -9,7 +9,7 @@ import numpy as np
 
 from gridbot.kernels import kernel
 from gridbot.kernels.lightbot.cuts import _closing_fails
-from gridbot.kernels.lightbot.gaps import win_with
+from gridbot.kernels.lightbot.gaps import win_blink, win_with
 from gridbot.kernels.lightbot.layout import (
     BRANCH,
     FAIL,
@@ -22,6 +22,7 @@ from gridbot.kernels.lightbot.layout import (
     L_PC,
     L_PROC,
     OVERFLOW,
+    S_BLINK,
     S_FACING,
     S_FOUND_S,
     S_GEN,
@@ -94,7 +95,7 @@ def _run(
     logged on the trail first (once per node: `stamp` says which node wrote
     it), so that `_undo` restores the branch point for the next option.
 
-    Returns FOUND (sc[S_FOUND_S] holds the gaps of the X commands), FAIL (a
+    Returns FOUND (sc[S_FOUND_S] holds the gaps of the single X commands, sc[S_BLINK] the gap of X X or -1), FAIL (a
     proven endless run showed no win over two of its periods), BRANCH (the
     state is left in sc) or OVERFLOW; also FAIL at a branch point when a
     light the robot has never stood on cannot be reached from where it stands
@@ -129,7 +130,16 @@ def _run(
                     s = win_with(g, vec, wlen, lim, b, full, work)
                     if s >= 0:
                         sc[S_FOUND_S] = s
+                        sc[S_BLINK] = -1
                         return FOUND
+                    # X X in this gap wins between its two X at this moment or never; main's gaps fire once,
+                    # where one X wins as the blink would (gridbot.solve.lightbot, one X per gap)
+                    if proc != 0:
+                        s = win_blink(g, li, vec, wlen, lim, b, full, work)
+                        if s >= 0:
+                            sc[S_FOUND_S] = s
+                            sc[S_BLINK] = g
+                            return FOUND
             if stop_at >= 0:
                 if step >= stop_at:
                     return FAIL
