@@ -77,10 +77,11 @@ def search(
     """Depth-first search for a walk plus X commands of at most L commands that wins.
 
     Returns FOUND (the program is wb/wlen/closed plus X at the gaps in
-    sc[S_FOUND_S] and X X at sc[S_BLINK] if not -1; calling again continues past it), EXHAUSTED (none exists
-    under the cuts, which proves none exists), PAUSED (after `budget` more
-    nodes; call again to resume), NEED_ROOM (grow the trail, keeping its
-    rows, and call again) or OVERFLOW. Options are tried in the order
+    sc[S_FOUND_S] and X X at sc[S_BLINK] if not -1; calling again
+    continues past it), EXHAUSTED (none exists under the cuts, which proves
+    none exists), PAUSED (after `budget` more nodes; call again to resume),
+    NEED_ROOM (grow the trail, keeping its rows, and call again) or
+    OVERFLOW. Options are tried in the order
     close, F, J, L, R, call f1, call f2. Each node runs on from its parent's
     branch point (restored from the frame and the trail) instead of from the
     start. O(nodes x new steps per node).

@@ -100,7 +100,7 @@ def win_blink(g, li, vec, wlen, lim, b, full, work):  # pragma: no cover - compi
     the lights except for the look between its two X commands: the other
     gaps must light every light but li, and leave li off. An X alone in g
     does that too when g's vector is li alone (then win_with has answered);
-    otherwise this is the full system, with b - 2 X commands. O(gaps^2).
+    otherwise this is the full system, with b - 2 X commands. O(1) for b <= 2, else O(gaps^2).
     """
     p = g // GAPS_PER_BODY
     here = np.int64(1) << li
@@ -109,6 +109,8 @@ def win_blink(g, li, vec, wlen, lim, b, full, work):  # pragma: no cover - compi
     target = full ^ here
     if target == 0:
         return np.int64(0)
+    if b == 2:  # no X left for the other lights
+        return np.int64(-1)
     return _solve_gaps(vec, wlen, lim, b - 2, target, g, 2, work)
 
 

@@ -132,8 +132,8 @@ def _run(
                         sc[S_FOUND_S] = s
                         sc[S_BLINK] = -1
                         return FOUND
-                    # X X in this gap wins between its two X at this moment or never; main's gaps fire once,
-                    # where one X wins as the blink would (gridbot.solve.lightbot, one X per gap)
+                    # X X in this gap can win between its two X only at a moment this gap is passed; main's
+                    # gaps fire once, where one X wins as the blink would (gridbot.solve.lightbot, "Blinks")
                     if proc != 0:
                         s = win_blink(g, li, vec, wlen, lim, b, full, work)
                         if s >= 0:
