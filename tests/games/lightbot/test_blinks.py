@@ -1,12 +1,11 @@
 """`X X` in one gap (a blink): the win check that looks between its two X commands, and the search with it against
 every program text, where tight slot limits force programs to run their commands many times.
 
-Why a blink can matter, and why main never needs one: gridbot.solve.lightbot, "One X per gap".
+Why a blink can matter, and why main never needs one: gridbot.solve.lightbot, "Blinks".
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 import subprocess
 import sys
@@ -22,25 +21,7 @@ from gridbot.kernels import lightbot as kern
 from gridbot.solve.lightbot import Settings, solve
 
 from . import brute as brute_lightbot
-from .test_solver import draw_gap_vectors
-
-
-def _blink_sets(vec, wlen, lim, b, full, g, li) -> list[tuple[int, ...]]:
-    """Every set of gaps, not g, of at most b - 2 single X commands that light every light but li (and leave li
-    off), each body within its limit with X X in g: the sets that win between the blink's two X commands."""
-    target = full ^ (1 << li)
-    gaps = [p * kern.GAPS_PER_BODY + k for p in range(3) for k in range(wlen[p] + 1) if p * kern.GAPS_PER_BODY + k != g]
-    found = []
-    for size in range(max(b - 1, 0)):
-        for chosen in itertools.combinations(gaps, size):
-            acc = 0
-            for h in chosen:
-                acc ^= int(vec[h])
-            per = [sum(1 for h in chosen if h // kern.GAPS_PER_BODY == p) for p in range(3)]
-            per[g // kern.GAPS_PER_BODY] += 2
-            if acc == target and all(wlen[p] + per[p] <= lim[p] for p in range(3)):
-                found.append(chosen)
-    return found
+from .test_solver import draw_gap_vectors, winning_sets
 
 
 @settings(max_examples=300, deadline=None)
@@ -54,7 +35,8 @@ def test_win_blink_equals_trying_every_set(lights: int, lens: list[int], b: int,
     li = data.draw(st.integers(0, lights - 1))
     work = np.zeros(kern.WORK_SHAPE, np.int64)
     chosen = kern.win_blink(g, li, vec, wlen, lim, b, full, work)
-    sets = _blink_sets(vec, wlen, lim, b, full, g, li)
+    # the blink's win: single X commands elsewhere light every light but li, with X X in g's body
+    sets = winning_sets(vec, wlen, lim, b - 2, full ^ (1 << li), g, 2)
     if vec[g] == 1 << li:
         assert chosen == -1
         if sets:  # one X in g, with the same others, wins too

@@ -233,17 +233,26 @@ def test_complete_walks_are_mostly_decided_without_the_full_run(name: str) -> No
     assert answers.get(kern.FAIL, 0) > answers.get(kern.UNDECIDED, 0) > 0
 
 
-def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
+def winning_sets(vec, wlen, lim, b, target, forced: int = -1, extra: int = 0) -> list[tuple[int, ...]]:
+    """Every set of at most b gaps, not `forced`, whose vectors XOR to `target`, each body within its limit with
+    `extra` more X commands in the forced gap's body: the answers of the kernel's win checks, by trying them all."""
     gaps = [p * kern.GAPS_PER_BODY + k for p in range(3) for k in range(wlen[p] + 1)]
+    found = []
     for size in range(b + 1):
-        for chosen in itertools.combinations(gaps, size):
+        for chosen in itertools.combinations([g for g in gaps if g != forced], size):
             acc = 0
             for g in chosen:
                 acc ^= int(vec[g])
             per = [sum(1 for g in chosen if g // kern.GAPS_PER_BODY == p) for p in range(3)]
-            if acc == full and all(wlen[p] + per[p] <= lim[p] for p in range(3)):
-                return True
-    return False
+            if forced >= 0:
+                per[forced // kern.GAPS_PER_BODY] += extra
+            if acc == target and all(wlen[p] + per[p] <= lim[p] for p in range(3)):
+                found.append(chosen)
+    return found
+
+
+def _brute_win_gaps(vec, wlen, lim, b, full) -> bool:
+    return bool(winning_sets(vec, wlen, lim, b, full))
 
 
 def draw_gap_vectors(data, lights: int, lens: list[int]) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
