@@ -59,3 +59,19 @@ def test_calls_first_meets_a_program_of_a_two_function_puzzle_sooner() -> None:
         assert robozzle.run(level, search.program()).verdict.won
         met[chosen] = search.nodes
     assert met[CALLS_FIRST] < met[CALLS_LAST]
+
+
+def test_shares_recorded_under_the_other_order_are_not_read() -> None:
+    """A share is a set of subtrees, and the order deals them: a checkpoint's share of one order names other
+    subtrees in the other, so the checkpoint's key of a length tells the orders (and the mirror cut) apart."""
+    from gridbot.solve.robozzle.front import _Lengths
+
+    level = gridbot.load("robozzle:204")
+
+    def options(chosen: Settings) -> dict:
+        lengths = _Lengths(level, 8, False, robozzle.STACK_CAP, True, False, 1, None, chosen)
+        return lengths.ledger["options"]
+
+    assert options(CALLS_FIRST)["calls_first"] and not options(CALLS_LAST)["calls_first"]
+    assert options(CALLS_FIRST) != options(CALLS_LAST)
+    assert options(Settings(mirror_cut=False)) != options(Settings())

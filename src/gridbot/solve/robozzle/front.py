@@ -22,7 +22,7 @@ from gridbot.solve import deepening
 from gridbot.solve.robozzle.anneal import Annealer
 from gridbot.solve.robozzle.beam import Beam
 from gridbot.solve.robozzle.board import Board, _stars_cut_off
-from gridbot.solve.robozzle.exact import MAX_ALL, _Search, _search_length, _share, split_depth
+from gridbot.solve.robozzle.exact import MAX_ALL, _mirror_cut, _Search, _search_length, _share, split_depth
 from gridbot.solve.robozzle.schedule import Spent, _timed, heuristic_share
 from gridbot.solve.robozzle.settings import DEFAULT, Settings
 from gridbot.solve.robozzle.team import Beside, Team, member_of
@@ -135,8 +135,11 @@ class _Lengths(deepening.Lengths):
         self.spent = Spent()
         self.seeds = 1  # the next seed for a helper's beam (this process's is 0)
         self.answer: tuple[Program, tuple[Program, ...], bool] | None = None  # proven: (program, listed, capped)
+        # a share is a set of subtrees of the search's tree, which the mirror cut and the order of the options
+        # shape: a share recorded under other ones covers other subtrees, so it is not read
+        tree = {"mirror_cut": _mirror_cut(settings, all_solutions), "calls_first": settings.calls_first(board.slots)}
         self.ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
-                       "options": {"all": all_solutions, "stack_cap": stack_cap}}  # fmt: skip
+                       "options": {"all": all_solutions, "stack_cap": stack_cap, **tree}}  # fmt: skip
 
     def best(self) -> Program | None:
         found = [h.best for h in (self.guesser, self.beside) if h is not None and h.best is not None]
