@@ -151,3 +151,17 @@ def test_the_split_depth_of_every_optimal_program_counts_the_subtrees_of_the_sea
         for listing in (False, True)
     }
     assert counts[True, True] == counts[False, True] == counts[False, False] > counts[True, False]
+
+
+def test_shares_recorded_with_the_mirror_cut_are_not_read_without_it() -> None:
+    """A share is a set of subtrees of the search's tree, and the mirror cut shapes that tree: the checkpoint's key
+    of a length tells the two searches apart, so a run never takes the other's shares as its own."""
+    from gridbot.solve.robozzle.front import _Lengths
+
+    level = gridbot.load("robozzle:240")
+
+    def options(chosen: Settings) -> dict:
+        return _Lengths(level, 6, False, robozzle.STACK_CAP, True, False, 1, None, chosen).ledger["options"]
+
+    assert options(Settings())["mirror_cut"] and not options(NO_MIRROR_CUT)["mirror_cut"]
+    assert options(Settings()) != options(NO_MIRROR_CUT)

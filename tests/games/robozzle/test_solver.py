@@ -444,7 +444,7 @@ def next_options(before: list[tuple[int, int]], here: int, paints: int = 0, fall
     frame = np.zeros(kern.N_FRAME, np.int64)
     runs = kern.NO_COND | 2 << here
     n = kern._command_options(frame, 0, runs, here, falls, 0, len(before) + 1, 6, np.array([6, 0, 0, 0, 0], np.int64),
-                              paints, np.full(5, -1, np.int64), nd, 0, len(before), op, cs, 0, 0)  # fmt: skip
+                              paints, np.full(5, -1, np.int64), nd, 0, len(before), op, cs, 0)  # fmt: skip
     codes = frame[kern.FR_OPTS : kern.FR_OPTS + n]
     return {int((code >> 2) & 15) - 1: int(code >> 6) for code in codes}
 
@@ -491,7 +491,7 @@ def test_calls_that_would_lose_at_once_are_known_before_they_are_offered() -> No
     slots = np.array([3, 3, 3, 0, 0], np.int64)
     op, cs = np.full((5, kern.MAX_SLOTS), kern.UNKNOWN, np.int64), np.zeros((5, kern.MAX_SLOTS), np.int64)
     n = kern._command_options(frame, 0, kern.NO_COND, 0, False, 0b010, 1, 6, slots, 0, np.full(5, -1, np.int64), nd,
-                              0, 1, op, cs, 0, 0)  # fmt: skip
+                              0, 1, op, cs, 0)  # fmt: skip
     offered = {int((code >> 2) & 15) - 1 for code in frame[kern.FR_OPTS : kern.FR_OPTS + n]}
     assert kern.OP_CALL + 1 not in offered and {kern.OP_CALL, kern.OP_CALL + 2} <= offered
 

@@ -14,7 +14,6 @@ from gridbot.kernels.robozzle.layout import (
     _DECIDE,
     _LOSE,
     _WIN,
-    CALLS_FIRST,
     COLOUR_BITS,
     CONDS_OFF,
     EXHAUSTED,
@@ -41,7 +40,6 @@ from gridbot.kernels.robozzle.layout import (
     S_ACT,
     S_AFTER_WIN,
     S_CALLED,
-    S_CALLS_FIRST,
     S_DEPTH,
     S_ENT,
     S_F,
@@ -112,7 +110,7 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
         runs = NO_COND | here_bit if (present & COLOUR_BITS) != here_bit and named & here_bit else NO_COND
         n = _command_options(
             frame, n, runs, here, falls, loops, used + 1, length, slots, paints, prev_same, nd, f, pc, op, cs,
-            sc[S_MIRROR], sc[S_CALLS_FIRST],
+            sc[S_MIRROR],
         )  # fmt: skip
         skipped = named & ~here_bit
         if skipped:
@@ -125,9 +123,8 @@ def _options(frame, sc, step, colour, stack, slots, paints, present, prev_same, 
     o = op[f, pc]
     if o == UNKNOWN:
         n = _command_options(
-            frame, n, runs, here, falls, loops, used, length, slots, paints, prev_same, nd, f, pc, op, cs, sc[S_MIRROR],
-            sc[S_CALLS_FIRST],
-        )  # fmt: skip
+            frame, n, runs, here, falls, loops, used, length, slots, paints, prev_same, nd, f, pc, op, cs, sc[S_MIRROR]
+        )
     else:
         if o == OP_PAINT + here:
             runs &= NO_COND  # a paint on its own colour's condition does nothing
@@ -207,9 +204,8 @@ def _turns_before(f, pc, cond, op, cs) -> tuple:
 
 @kernel
 def _command_options(
-    frame, n, runs, here, falls, loops, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs, mirror,
-    calls_first,
-) -> int:  # fmt: skip
+    frame, n, runs, here, falls, loops, used_after, length, slots, paints, prev_same, nd, f, pc, op, cs, mirror
+) -> int:
     """Append an option per command that may run now with conditions `runs`; `used_after` counts this slot.
 
     Turns after unconditioned turns of the same function (slots pc - 1, pc - 2): `L R`, `R L` do nothing and
@@ -221,8 +217,6 @@ def _command_options(
 
     While `mirror` (the mirror cut holds: no turn decided yet on a puzzle that is its own mirror image across the
     robot's line of travel), a turn is an `L`: the first turn decides which of a mirrored pair is searched.
-
-    With `calls_first`, the calls come first (layout.CALLS_FIRST): the options are the same, in another order.
 
     Paints: a paint right after an unconditioned turn is not offered (they commute: the turn reads no colour and
     the paint no heading, so only "paint first" is searched), and after a paint, an unconditioned paint is not
@@ -236,8 +230,7 @@ def _command_options(
     # only the order "lefts before rights" is searched
     right_before = pc >= 1 and op[f, pc - 1] == OP_R
     left_after = pc + 1 < nd[f] and op[f, pc + 1] == OP_L
-    for k in range(N_OPS):
-        o = CALLS_FIRST[k] if calls_first else k
+    for o in range(N_OPS):
         if (o == OP_L and right_before) or (o == OP_R and (left_after or mirror)) or (o == OP_F and falls):
             continue
         conds = runs

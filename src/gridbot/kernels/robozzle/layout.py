@@ -12,9 +12,6 @@ _DECIDE, _WIN, _LOSE = 0, 1, 2
 
 OP_F, OP_L, OP_R, OP_CALL, OP_PAINT = 0, 1, 2, 3, 8
 N_OPS = 11
-# the order in which the exact search tries a slot's commands while S_CALLS_FIRST is 1: calls, then F, L, R, then
-# paints (else the commands' own order, F L R calls paints)
-CALLS_FIRST = (*range(OP_CALL, OP_PAINT), OP_F, OP_L, OP_R, *range(OP_PAINT, N_OPS))
 UNKNOWN = -1
 NO_COND = 1  # bit of "no condition" in a condition set; colour c is bit 2 << c
 COLOUR_BITS = 14  # the colours' bits of a condition set
@@ -55,10 +52,7 @@ S_UNDECIDED = S_LEAST + 1
 # 1 while the mirror cut holds on this path: the puzzle is its own mirror image across the robot's line of travel,
 # the search was asked to keep one program of each mirrored pair, and no turn is decided yet (exact, cut 14)
 S_MIRROR = S_UNDECIDED + 1
-# 1 when the exact search tries a slot's calls before its other commands (CALLS_FIRST): every order searches the
-# same nodes where no program is, and the order decides how soon a program is met (Settings.calls_first_up_to)
-S_CALLS_FIRST = S_MIRROR + 1
-S_SEEN = S_CALLS_FIRST + 1
+S_SEEN = S_MIRROR + 1
 N_SCALARS = S_SEEN + MAX_FUNCTIONS * SEEN_WIDTH
 # the registers a decision frame saves, in this order
 SAVED = (S_USED, S_POS, S_FACING, S_F, S_PC, S_ENT, S_ACT, S_SP, S_LEFT, S_PAINTS, S_BOARD, S_UNDECIDED, S_MIRROR)

@@ -12,11 +12,6 @@ a colour other than c; the command itself is decided when it first runs).
 Iterative deepening on the number of occupied slots L makes the first L at
 which a program wins the optimum.
 
-*Order.* A length with no program is searched whole in any order, so the
-order of a slot's options decides only how soon a program is met where there
-is one. On puzzles of few functions the calls come first (calls_first in
-Settings): at the optimal length they meet the program after fewer nodes.
-
 Cuts, each safe because it only skips programs that have an equivalent one of
 no more slots that is still searched, or runs that can never win:
 
@@ -163,9 +158,8 @@ class _Search:
     """The arrays of one kernel search for programs of at most L slots; `step` runs it on."""
 
     def __init__(
-        self, board: Board, L: int, stack_cap: int, jit: bool = True, least: int = 0, mirror: bool = False,
-        calls_first: bool = False,
-    ) -> None:  # fmt: skip
+        self, board: Board, L: int, stack_cap: int, jit: bool = True, least: int = 0, mirror: bool = False
+    ) -> None:
         self.board = board
         self.colour = board.colour.copy()
         self.star = board.star.copy()
@@ -187,7 +181,6 @@ class _Search:
         sc[kern.S_POS], sc[kern.S_FACING], sc[kern.S_LEFT] = board.start, board.facing, board.stars
         sc[kern.S_LENGTH], sc[kern.S_STACK_CAP], sc[kern.S_LEAST] = L, stack_cap, least
         sc[kern.S_MIRROR] = mirror and board.mirror  # cut 14, asked for and possible
-        sc[kern.S_CALLS_FIRST] = calls_first  # the order of a slot's commands (Settings.calls_first_up_to)
         self.kernel = kern.search if jit else kern.search.py_func
 
     def step(self, budget: int) -> int:
@@ -227,10 +220,7 @@ def _search_length(
     its end, the deadline (time.monotonic() seconds), a stop request from the
     parent process, or `check()` raising. Programs are returned as found; the caller re-checks them with the
     simulator."""
-    search = _Search(
-        board, L, stack_cap, jit, least=L, mirror=_mirror_cut(settings, all_solutions),
-        calls_first=settings.calls_first(board.slots),
-    )  # fmt: skip
+    search = _Search(board, L, stack_cap, jit, least=L, mirror=_mirror_cut(settings, all_solutions))
     depth = settings.shallowest_split if depth is None else depth
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKER], search.sc[kern.S_WORKERS] = depth, worker, workers
     return run_share(search, lambda: search.step(settings.chunk), all_solutions, MAX_ALL, deadline, check)
@@ -249,8 +239,7 @@ def of_length(
     excluded, which drops only programs of fewer slots. The clock is looked at between kernel calls (Timeout).
     Exponential in `length`.
     """
-    board = Board.of(level)
-    search = _Search(board, length, stack_cap, jit, least=length, calls_first=settings.calls_first(board.slots))
+    search = _Search(Board.of(level), length, stack_cap, jit, least=length)
     search.sc[kern.S_SPLIT_DEPTH], search.sc[kern.S_WORKERS] = settings.shallowest_split, 1
     found: list[Program] = []
     while len(found) <= most:
@@ -290,10 +279,7 @@ def subtrees(
     options applied there), found by walking the tree above that depth without entering them; None when the walk
     takes more than `most_nodes` nodes or goes past the deadline (time.monotonic() seconds). O(nodes above
     `depth`)."""
-    search = _Search(
-        board, L, stack_cap, least=L, mirror=_mirror_cut(settings, all_solutions),
-        calls_first=settings.calls_first(board.slots),
-    )  # fmt: skip
+    search = _Search(board, L, stack_cap, least=L, mirror=_mirror_cut(settings, all_solutions))
     sc = search.sc
     sc[kern.S_SPLIT_DEPTH], sc[kern.S_WORKER], sc[kern.S_WORKERS] = depth, -1, 2  # no share's: none entered
     while True:

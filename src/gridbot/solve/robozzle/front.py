@@ -135,11 +135,11 @@ class _Lengths(deepening.Lengths):
         self.spent = Spent()
         self.seeds = 1  # the next seed for a helper's beam (this process's is 0)
         self.answer: tuple[Program, tuple[Program, ...], bool] | None = None  # proven: (program, listed, capped)
-        # a share is a set of subtrees of the search's tree, which the mirror cut and the order of the options
-        # shape: a share recorded under other ones covers other subtrees, so it is not read
-        tree = {"mirror_cut": _mirror_cut(settings, all_solutions), "calls_first": settings.calls_first(board.slots)}
+        # a share is a set of subtrees of the search's tree, which the mirror cut shapes: a share recorded with the
+        # cut covers other subtrees than one without it, so it is not read by the other
         self.ledger = {"game": robozzle.NAME, "level": level_digest(robozzle.NAME, level),
-                       "options": {"all": all_solutions, "stack_cap": stack_cap, **tree}}  # fmt: skip
+                       "options": {"all": all_solutions, "stack_cap": stack_cap,
+                                   "mirror_cut": _mirror_cut(settings, all_solutions)}}  # fmt: skip
 
     def best(self) -> Program | None:
         found = [h.best for h in (self.guesser, self.beside) if h is not None and h.best is not None]

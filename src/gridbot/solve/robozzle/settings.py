@@ -3,7 +3,6 @@ search, so that a caller, a test or a benchmark can run the solver with other va
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gridbot.solve.deepening import Schedule
@@ -60,12 +59,6 @@ class Settings:
     # on a puzzle that is its own mirror image, search one program of each mirrored pair (gridbot.solve.robozzle.
     # exact, cut 14): about half the nodes, the same answers; off, the search is the one without the cut
     mirror_cut: bool = True
-    # on a puzzle of at most this many functions, the exact search tries a slot's calls before its moves, turns
-    # and paints. Every order searches the same nodes at a length with no program; at a length with one, the order
-    # decides how soon it is met. At the optimal length of 503 of the 982, calls first met the program after 0.7
-    # to 0.36 times the nodes (geometric means) on puzzles of 1 to 3 functions, and 1.5 to 5.6 times on puzzles
-    # of 4 or 5, whose many new functions open first (docs/perf-log/2026-11-30-robozzle-calls-first-issue-50.md)
-    calls_first_up_to: int = 3
 
     # --- the beam (Beam)
 
@@ -151,10 +144,6 @@ class Settings:
     # ...and the heuristics get this share of the time left before it: the estimate is often off by several
     # times, and the rest is the length's chance to end after all
     beam_hopeless: float = 0.85
-
-    def calls_first(self, slots: Iterable[int]) -> bool:
-        """Does the exact search try calls first on a puzzle whose functions have these slots (calls_first_up_to)?"""
-        return sum(1 for n in slots if n > 0) <= self.calls_first_up_to
 
 
 DEFAULT = Settings()  # the settings of a solve that is given none (read when `solve` is called)
