@@ -134,6 +134,16 @@ def main(argv: list[str] | None = None) -> NoReturn:
         cli.main(args=argv, prog_name="gridbot", obj={"started": started})
     except KeyboardInterrupt:  # outside a command, e.g. while importing
         sys.exit(display.EXIT_INTERRUPTED)
+    except SystemError as error:
+        # SIGTERM's SystemExit (_terminated) raised while a compiled kernel is called or returns comes out as a
+        # SystemError caused by it ("returned a result with an exception set"), after every `with` block was left:
+        # exit as SIGTERM asks
+        cause: BaseException | None = error
+        while isinstance(cause, SystemError):  # numba's unpickling wraps it once per level of its calls
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(cause, SystemExit) and cause.code == display.EXIT_TERMINATED:
+            sys.exit(display.EXIT_TERMINATED)
+        raise
     raise AssertionError("click returns only through SystemExit")  # pragma: no cover
 
 
