@@ -525,3 +525,32 @@ def test_sigterm_ends_a_long_solve_with_status_143_and_no_traceback(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("signalled", "status"),
+    [(KeyboardInterrupt(), 130), (SystemExit(143), 143), (RuntimeError("a bug"), None), (SystemExit(1), None)],
+)
+def test_a_signal_that_a_compiled_kernel_wrapped_in_system_errors_exits_with_its_status(monkeypatch, signalled, status):
+    """A second Ctrl-C or SIGTERM landing while numba calls a kernel comes out wrapped in SystemErrors (one per
+    level of numba's calls): the command exits as the signal asks; any other SystemError stays an error."""
+    from gridbot import cli as cli_package
+
+    def wrapped(*args, **kwargs):
+        try:
+            try:
+                raise signalled
+            except BaseException as inner:
+                raise SystemError("<built-in function unpickle> returned a result with an exception set") from inner
+        except SystemError as middle:
+            raise SystemError("returned a result with an exception set") from middle
+
+    monkeypatch.setattr(cli_package.cli, "main", wrapped)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # keep the test process's own handlers
+    if status is None:
+        with pytest.raises(SystemError):
+            cli_package.main([])
+    else:
+        with pytest.raises(SystemExit) as exited:
+            cli_package.main([])
+        assert exited.value.code == status

@@ -123,6 +123,23 @@ def _terminated(signum: int, frame: Any) -> NoReturn:
     raise SystemExit(display.EXIT_TERMINATED)
 
 
+def _signal_status(error: SystemError) -> int | None:
+    """The exit status a signal asked for, when `error` only wraps it; None for any other SystemError.
+
+    SIGTERM's SystemExit (_terminated) or a second Ctrl-C's KeyboardInterrupt raised while a compiled kernel is
+    called or returns comes out as a SystemError caused by it ("returned a result with an exception set"), after
+    every `with` block was left; numba's unpickling wraps it once per level of its calls.
+    """
+    cause: BaseException | None = error
+    while isinstance(cause, SystemError):
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, KeyboardInterrupt):
+        return display.EXIT_INTERRUPTED
+    if isinstance(cause, SystemExit) and cause.code == display.EXIT_TERMINATED:
+        return display.EXIT_TERMINATED
+    return None
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console entry point (`gridbot`)."""
     started = time.monotonic()  # the command's clock: --time-limit counts from here
@@ -135,15 +152,10 @@ def main(argv: list[str] | None = None) -> NoReturn:
     except KeyboardInterrupt:  # outside a command, e.g. while importing
         sys.exit(display.EXIT_INTERRUPTED)
     except SystemError as error:
-        # SIGTERM's SystemExit (_terminated) raised while a compiled kernel is called or returns comes out as a
-        # SystemError caused by it ("returned a result with an exception set"), after every `with` block was left:
-        # exit as SIGTERM asks
-        cause: BaseException | None = error
-        while isinstance(cause, SystemError):  # numba's unpickling wraps it once per level of its calls
-            cause = cause.__cause__ or cause.__context__
-        if isinstance(cause, SystemExit) and cause.code == display.EXIT_TERMINATED:
-            sys.exit(display.EXIT_TERMINATED)
-        raise
+        status = _signal_status(error)
+        if status is None:
+            raise
+        sys.exit(status)
     raise AssertionError("click returns only through SystemExit")  # pragma: no cover
 
 
