@@ -109,9 +109,21 @@ def test_games_and_levels(client):
     carrots_entry = listed[0]
     assert carrots_entry["drawing"] and carrots_entry["palette"] and carrots_entry["levels"] == 12
     assert client.get("/api/levels/carrots").json()["levels"] == levels.names("carrots")
+    assert client.get("/api/levels/carrots").json()["sets"] == [{"name": "main", "levels": levels.names("carrots")}]
     level = client.get("/api/levels/carrots/7").json()
     assert level["name"] == "07" and carrots.Level.parse(level["text"]).size > 0
     assert error_of(client.get("/api/levels/chess"), 404)["kind"] == "game"
+
+
+def test_robozzles_later_puzzles_are_listed_as_a_set_of_their_own(client):
+    """The page lists every bundled puzzle a `robozzle:ID` opens: the main set, then the later one."""
+    data = client.get("/api/levels/robozzle").json()
+    main, later = levels.names("robozzle"), levels.names("robozzle", "later")
+    assert [part["name"] for part in data["sets"]] == ["main", "later"]
+    assert data["sets"][1]["levels"] == later and data["levels"] == main + later
+    robozzle_entry = next(g for g in client.get("/api/games").json() if g["name"] == "robozzle")
+    assert robozzle_entry["levels"] == len(main) + len(later)
+    assert client.get(f"/api/levels/robozzle/{later[0]}").json()["name"] == later[0]
 
 
 # ---------------------------------------------------------------- runs

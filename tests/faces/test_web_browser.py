@@ -192,6 +192,23 @@ def test_a_shared_url_reopens_level_and_program(page, browser, server):
     other.close()
 
 
+def test_a_later_robozzle_puzzle_is_chosen_from_its_own_group_and_its_link_reopens_it(page, browser, server):
+    """RoboZZle's level list groups the main and the later puzzles; a later one opens, and a link to it reopens it
+    with the list showing it."""
+    later = levels.names("robozzle", "later")[0]
+    choose(page, "robozzle", later)
+    groups = page.locator("#level optgroup")
+    expect(groups).to_have_count(2)
+    assert groups.nth(1).get_attribute("label") == f"later set ({len(levels.names('robozzle', 'later'))})"
+    expect(groups.nth(1).locator(f"option[value='{later}']")).to_have_count(1)
+    page.click("#share")
+    other = browser.new_page()
+    open_page(other, page.input_value("#share-url"))
+    expect(other.locator("#level")).to_have_value(later)
+    expect(other.locator("#verdict")).to_contain_text(f"robozzle:{later}")
+    other.close()
+
+
 def test_clicking_a_cell_edits_the_level_and_the_link_keeps_it(page, browser):
     choose(page, "carrots", "01")
     before = page.input_value("#level-text")

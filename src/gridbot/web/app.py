@@ -127,6 +127,11 @@ def _module(game: str) -> ModuleType:
         raise BadInput(404, "game", str(exc)) from None
 
 
+def _sets(game: str) -> list[dict[str, Any]]:
+    """A game's bundled level sets, the main set first: each set's name and its levels' names, in order."""
+    return [{"name": name, "levels": levels.names(game, name)} for name in levels.level_sets(game)]
+
+
 def _bundled_text(game: str, stem: str) -> str:
     """The text of bundled level `stem` (a name from levels.names, never a path from the request)."""
     text = levels.bundled_text(game, stem)
@@ -404,15 +409,18 @@ def create_app(caps: Caps | None = None, **changes: Any) -> FastAPI:
             out.append({"name": name, "unit": games.optional(module, "UNIT"),
                         "solution": games.optional(module, "SOLUTION"),
                         "program_optional": games.optional(module, "PROGRAM_OPTIONAL"),
-                        "drawing": drawn, "palette": palette, "levels": len(levels.names(name)),
+                        "drawing": drawn, "palette": palette,
+                        "levels": sum(len(part["levels"]) for part in _sets(name)),
                         "generate": name in GENERATES})  # fmt: skip
         return out
 
     @app.get("/api/levels/{game}")
     def list_levels(game: str) -> dict[str, Any]:
-        """The names of a game's bundled levels, in order."""
+        """The names of a game's bundled levels, in order: every set's (RoboZZle's later puzzles too), the main set
+        first, and the same names set by set."""
         module = _module(game)
-        return {"game": module.NAME, "levels": levels.names(module.NAME)}
+        sets = _sets(module.NAME)
+        return {"game": module.NAME, "levels": [name for part in sets for name in part["levels"]], "sets": sets}
 
     @app.get("/api/levels/{game}/{name}")
     def level_text(game: str, name: str) -> dict[str, Any]:

@@ -253,11 +253,21 @@ async function chooseGame(name, levelName) {
   custom.value = "";
   custom.textContent = "(your own text)";
   select.appendChild(custom);
-  for (const level of data.levels) {
-    const option = document.createElement("option");
-    option.value = level;
-    option.textContent = level;
-    select.appendChild(option);
+  // one group per set when a game has several (RoboZZle's later puzzles); one plain list otherwise
+  const grouped = data.sets.length > 1;
+  for (const set of data.sets) {
+    let parent = select;
+    if (grouped) {
+      parent = document.createElement("optgroup");
+      parent.label = `${set.name} set (${set.levels.length})`;
+      select.appendChild(parent);
+    }
+    for (const level of set.levels) {
+      const option = document.createElement("option");
+      option.value = level;
+      option.textContent = level;
+      parent.appendChild(option);
+    }
   }
   if (levelName !== undefined) return;
   if (data.levels.length) await chooseLevel(data.levels[0]);
