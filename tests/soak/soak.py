@@ -23,6 +23,7 @@ tests/soak/test_soak.py runs a fast slice; benchmarks/soak.py the long version.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
@@ -87,11 +88,23 @@ def max_side(game: str) -> int:
     return int(games.optional(games.get(game), "MAX_SIDE"))
 
 
+def min_side(game: str) -> int:
+    """The smallest side of a square board gridbot.generate makes for `game` (a Bender map needs two cells inside
+    its border). Cheap: the boards tried are tiny."""
+    for side in range(1, max_side(game) + 1):
+        try:
+            generate.random_level(game, side, side, 0)
+        except ValueError:
+            continue
+        return side
+    raise ValueError(f"gridbot.generate makes no square {game} board")
+
+
 def sizes(game: str, quick: bool = False) -> list[tuple[int, int]]:
     """Board sizes from tiny to the format's limit (`quick`: fewer of them, for the fast slice)."""
-    top = max_side(game)
+    bottom, top = min_side(game), max_side(game)
     steps = (2, 5, 24, 100, top) if quick else (2, 3, 5, 8, 13, 24, 40, 100, 300, top)
-    return [(s, s) for s in sorted({s for s in steps if s <= top})]
+    return [(s, s) for s in sorted({s for s in steps if bottom <= s <= top})]
 
 
 def _hostile(game: str) -> list[tuple[str, str]]:
@@ -159,20 +172,39 @@ def _hostile(game: str) -> list[tuple[str, str]]:
     return []
 
 
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A case named before its level is made: pytest lists every case in each of its processes before it runs
+    one, and making the levels at the format's size limit takes seconds."""
+
+    game: str
+    name: str
+    make: Callable[[], Case]
+
+
+def planned(
+    game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int, int]] | None = None
+) -> list[Planned]:
+    """The cases `cases` makes, in its order, each still to be made."""
+    out = [
+        Planned(game, name, functools.partial(_random_case, game, name, width, height, seed, time_limit))
+        for width, height in (shapes if shapes is not None else sizes(game))
+        for seed in seeds
+        for name in [f"random {width}x{height} seed {seed}"]
+    ]
+    hostile = [*_hostile(game), ("bad input: control characters", "\x00\x01\x02\n\x7f")]
+    out += [Planned(game, name, functools.partial(Case, game, name, text, time_limit)) for name, text in hostile]
+    return out
+
+
 def cases(game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int, int]] | None = None) -> list[Case]:
     """Random levels of `game` (each size, each seed, from gridbot.generate.<game>.random_level) and its hostile
     shapes."""
-    out = []
-    for width, height in shapes if shapes is not None else sizes(game):
-        for seed in seeds:
-            try:
-                level = generate.random_level(game, width, height, seed)
-            except ValueError:  # a size the game's format does not have (Bender's maps are 3 x 3 at least)
-                continue
-            out.append(Case(game, f"random {width}x{height} seed {seed}", str(level), time_limit))
-    out += [Case(game, name, text, time_limit) for name, text in _hostile(game)]
-    out.append(Case(game, "bad input: control characters", "\x00\x01\x02\n\x7f", time_limit))
-    return out
+    return [case.make() for case in planned(game, seeds, time_limit, shapes)]
+
+
+def _random_case(game: str, name: str, width: int, height: int, seed: int, time_limit: float) -> Case:
+    return Case(game, name, str(generate.random_level(game, width, height, seed)), time_limit)
 
 
 # ---------------------------------------------------------------- running
