@@ -185,13 +185,14 @@ class Planned:
 def planned(
     game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int, int]] | None = None
 ) -> list[Planned]:
-    """The cases `cases` makes, in its order, each still to be made."""
-    out = [
-        Planned(game, name, functools.partial(_random_case, game, name, width, height, seed, time_limit))
-        for width, height in (shapes if shapes is not None else sizes(game))
-        for seed in seeds
-        for name in [f"random {width}x{height} seed {seed}"]
-    ]
+    """The cases `cases` makes, in its order, each still to be made. `shapes` (default `sizes(game)`) are sizes the
+    game's generator makes: making one it refuses raises its ValueError."""
+    out = []
+    for width, height in shapes if shapes is not None else sizes(game):
+        for seed in seeds:
+            name = f"random {width}x{height} seed {seed}"
+            make = functools.partial(_random_case, game, name, width, height, seed, time_limit)
+            out.append(Planned(game, name, make))
     hostile = [*_hostile(game), ("bad input: control characters", "\x00\x01\x02\n\x7f")]
     out += [Planned(game, name, functools.partial(Case, game, name, text, time_limit)) for name, text in hostile]
     return out
@@ -199,7 +200,7 @@ def planned(
 
 def cases(game: str, seeds: list[int], time_limit: float, shapes: list[tuple[int, int]] | None = None) -> list[Case]:
     """Random levels of `game` (each size, each seed, from gridbot.generate.<game>.random_level) and its hostile
-    shapes."""
+    shapes, made now (see `planned`)."""
     return [case.make() for case in planned(game, seeds, time_limit, shapes)]
 
 
