@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 from gridbot import games
 from gridbot.errors import GridbotError, LevelError
 from gridbot.grid import MAX_GRID_SIDE
+from gridbot.text import is_digits
 
 LEVEL_SUFFIXES = (".txt", ".in")
 # Two grids at the largest side (Light-Bot has heights and markers), with room for comments: no level is larger.
@@ -47,7 +48,7 @@ SLOW_PROOF = 30.0  # seconds from which `gridbot levels` marks a level's proof a
 def _natural(name: str) -> tuple[int, int, str]:
     """Sort key: numbers in numeric order (`2` before `10`), before other names."""
     head = name.split("_")[0]
-    return (0, int(head), name) if head.isdigit() else (1, 0, name)
+    return (0, int(head), name) if is_digits(head) else (1, 0, name)
 
 
 MAIN = "main"  # the level set a game's levels belong to unless a bundle file of another set holds them
@@ -95,7 +96,7 @@ def names(game: str, level_set: str = MAIN) -> list[str]:
 def _matches(stem: str, wanted: str) -> bool:
     if stem == wanted:
         return True
-    return wanted.isdigit() and stem.split("_")[0].isdigit() and int(stem.split("_")[0]) == int(wanted)
+    return is_digits(wanted) and is_digits(stem.split("_")[0]) and int(stem.split("_")[0]) == int(wanted)
 
 
 def bundled(game: str, wanted: str) -> str | None:

@@ -1,6 +1,6 @@
 """The layers of gridbot import downward only: every module's imports, those inside functions too, parsed with `ast`.
 
-Bottom up (docs/development.md, "The layers"): errors, grid, result, deadline | games and kernels | levels |
+Bottom up (docs/development.md, "The layers"): errors, grid, result, deadline, text | games and kernels | levels |
 parallel | solve | generate | render | the faces (cli, web, net). A module may import from its own layer and the
 layers below it, and three rules narrow that further: the rules (games) and the compiled kernels import nothing of
 each other, a kernel imports nothing of gridbot but gridbot.kernels, and the parallel machinery knows no game.
@@ -18,7 +18,7 @@ from tests import SRC
 
 FRONT = "gridbot"
 LAYERS = [
-    {"gridbot.errors", "gridbot.grid", "gridbot.result", "gridbot.deadline"},
+    {"gridbot.errors", "gridbot.grid", "gridbot.result", "gridbot.deadline", "gridbot.text"},
     {"gridbot.games", "gridbot.kernels"},
     {"gridbot.levels"},
     {"gridbot.parallel"},

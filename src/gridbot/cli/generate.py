@@ -13,6 +13,7 @@ from gridbot import generate as front
 from gridbot.cli import display, inputs, interrupts
 from gridbot.errors import GridbotError
 from gridbot.grid import plural
+from gridbot.text import is_digits
 
 GENERATE_EPILOG = (
     "Exit status: 0 levels made (all of them, or some when the time limit came first); 1 none made in time; "
@@ -29,7 +30,7 @@ class Size(click.ParamType):
         if isinstance(value, tuple):
             return value
         width, x, height = str(value).lower().partition("x")
-        if not (x and width.isdigit() and height.isdigit() and int(width) >= 1 and int(height) >= 1):
+        if not (x and is_digits(width) and is_digits(height) and int(width) >= 1 and int(height) >= 1):
             self.fail(f"{value!r} is not a size WxH such as 8x8", param, ctx)
         return int(width), int(height)
 

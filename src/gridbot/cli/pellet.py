@@ -9,6 +9,7 @@ import click
 
 from gridbot.cli import display, inputs
 from gridbot.errors import GridbotError
+from gridbot.text import is_digits
 
 PLAY_EPILOG = "Exit status: 0 a flag came; 1 no flag (the reason is on stderr); 2 bad usage; 130 interrupted."
 
@@ -20,8 +21,8 @@ def _size_option(text: str) -> tuple[int, int]:
     width, sep, height = text.lower().partition("x")
     if (
         not sep
-        or not width.isdigit()
-        or not height.isdigit()
+        or not is_digits(width)
+        or not is_digits(height)
         or not (1 <= int(width) <= 1000 and 1 <= int(height) <= 1000)
     ):
         raise click.BadParameter(f"expected WxH such as 40x30, got {text!r}")

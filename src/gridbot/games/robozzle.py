@@ -66,6 +66,7 @@ from gridbot.errors import LevelError, ProgramError
 from gridbot.grid import Direction
 from gridbot.grid import trace_parts as _trace_parts
 from gridbot.result import Outcome, Pictured, PicturedRun, SolveResult, Verdict
+from gridbot.text import is_digits
 
 NAME = "robozzle"
 # `gridbot --help`: a solution's syntax in brief: what it must do; what its length counts (one line)
@@ -223,12 +224,12 @@ def _from_text(text: str, name: str) -> Level:
 
     value, line = fields["functions"]
     parts = value.split()
-    if len(parts) != FUNCTIONS or not all(p.isdigit() and int(p) <= MAX_SLOTS for p in parts):
+    if len(parts) != FUNCTIONS or not all(is_digits(p) and int(p) <= MAX_SLOTS for p in parts):
         raise LevelError(f"functions: expected {FUNCTIONS} slot counts from 0 to {MAX_SLOTS}", line, 1, name)
     paints = _paints_of(*fields.get("paint", ("none", 0)), name)
     value, line = fields["start"]
     parts = value.lower().split()
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or parts[2] not in FACING_NAMES:
+    if len(parts) != 3 or not is_digits(parts[0]) or not is_digits(parts[1]) or parts[2] not in FACING_NAMES:
         raise LevelError("start: expected ROW COLUMN FACING, e.g. '12 1 east'", line, 1, name)
     start = (int(parts[0]) - 1, int(parts[1]) - 1)
     title = fields.get("title", ("", 0))[0]

@@ -25,6 +25,7 @@ from gridbot.deadline import check_time_limit
 from gridbot.errors import GridbotError
 from gridbot.games import pellet
 from gridbot.solve.pellet import solve, warm_up
+from gridbot.text import is_digits
 
 _BOARD_HEAD = re.compile(r"\s*([0-9]{1,7})\s+([0-9]{1,7})\s*")
 FLAG = re.compile(r"[A-Za-z0-9_]*\{[^{}\s]+\}")
@@ -99,7 +100,7 @@ class _Messages:
 def parse_address(text: str) -> tuple[str, int]:
     """`HOST:PORT` (IPv6 as `[::1]:PORT`) as (host, port); raises GridbotError when malformed."""
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not is_digits(port) or not 0 < int(port) < 65536:
         raise GridbotError(f"expected HOST:PORT, got {text!r}")
     return host.strip("[]"), int(port)
 

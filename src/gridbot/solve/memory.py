@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import DTypeLike
 
+from gridbot.text import is_digits
+
 MAX_BUDGET = 8 * 2**30  # no solver needs more; leaves the rest of a big machine to others
 UNREADABLE_BUDGET = 4 * 2**30  # when the machine does not say how much memory it has
 
@@ -32,7 +34,7 @@ def _read_int(path: Path) -> int | None:
         text = path.read_text().strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if is_digits(text) else None
 
 
 def _cgroup_room(root: Path = Path("/sys/fs/cgroup"), own: Path = Path("/proc/self/cgroup")) -> int | None:

@@ -35,6 +35,7 @@ from gridbot import __version__, games, levels, render
 from gridbot.errors import GridbotError, LevelError, ProgramError
 from gridbot.render import svg_text
 from gridbot.result import Outcome
+from gridbot.text import is_digits
 
 from . import slots
 from .solves import Solves, TooManySolves
@@ -281,7 +282,7 @@ def _order(body: GenerateIn, caps: Caps) -> dict[str, Any]:
     size = None
     if body.size is not None and body.size.strip():
         width, x, height = body.size.strip().lower().partition("x")
-        if not (x and width.strip().isdigit() and height.strip().isdigit()):
+        if not (x and is_digits(width.strip()) and is_digits(height.strip())):
             raise BadInput(400, "size", f"the size is WIDTHxHEIGHT, e.g. 6x5, not {body.size!r}")
         size = (int(width), int(height))
     width, height = MAKERS[module.NAME].default_size if size is None else size
@@ -316,7 +317,7 @@ def _limit_body(limit: int) -> Callable[[Any], Any]:
                 await app(scope, receive, send)
                 return
             length = dict(scope.get("headers", [])).get(b"content-length")
-            if length is not None and (not length.isdigit() or int(length) > limit):
+            if length is not None and (not is_digits(length) or int(length) > limit):
                 await BadInput(413, "request", f"the request body is larger than {limit} bytes").response()(
                     scope, receive, send
                 )

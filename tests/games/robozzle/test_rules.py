@@ -192,3 +192,18 @@ def test_trace_shows_each_action() -> None:
     text = robozzle.format_trace(level, robozzle.run(level, "F1: F F F"), limit=2)
     assert "step 1: F (F1 slot 1, calls under way: 0)" in text
     assert "... (trace cut after 2 steps)" in text and text.endswith("completed at step 3")
+
+
+@pytest.mark.parametrize(
+    ("field", "typed"),
+    [("functions", "functions: ²3 0 0 0 0"), ("start", "start: ²1 1 east")],
+    ids=["functions", "start"],
+)
+def test_a_unicode_digit_in_a_number_field_is_a_level_error_on_its_line(field: str, typed: str) -> None:
+    # '²'.isdigit() holds, but int('²') raises ValueError: the parser must answer with its own error
+    lines = str(gridbot.load("robozzle:27")).split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith(field + ":"))
+    lines[at] = typed
+    with pytest.raises(LevelError) as caught:
+        Level.parse("\n".join(lines))
+    assert caught.value.line == at + 1
