@@ -41,6 +41,17 @@ def test_importing_gridbot_and_the_registry_loads_no_solver():
     assert done.stdout.strip() == "['gridbot.solve.check', 'gridbot.solve.first_use']"  # neither loads numba
 
 
+def test_solving_a_bender_map_imports_no_numpy():
+    """Bender's solver is a walk with a memory budget: a fresh process that solves a map stays without numpy, whose
+    import would double its start-up."""
+    code = (
+        "import sys, gridbot; from gridbot.solve.bender import solve;"
+        " print(solve(gridbot.load('bender:01')).status, 'numpy' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["optimal", "False"]
+
+
 QUICK = {  # a bundled level of each game that its solver proves in well under a second
     "carrots": "carrots:2",
     "pellet": "pellet:tunnel",

@@ -3,6 +3,7 @@ arena their large arrays come from, whose memory the process keeps for its next 
 
 >>> memory_budget() > 0
 True
+>>> import numpy as np
 >>> with ARENA.reusing():
 ...     a = ARENA.empty((1024, 256), np.uint64)  # 2 MiB: from the arena
 >>> a.shape, a.dtype.name
@@ -19,11 +20,13 @@ import threading
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-
-import numpy as np
-from numpy.typing import DTypeLike
+from typing import TYPE_CHECKING
 
 from gridbot.text import is_digits
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import DTypeLike
 
 MAX_BUDGET = 8 * 2**30  # no solver needs more; leaves the rest of a big machine to others
 UNREADABLE_BUDGET = 4 * 2**30  # when the machine does not say how much memory it has
@@ -156,6 +159,8 @@ class Arena:
     def empty(self, shape: int | tuple[int, ...], dtype: DTypeLike) -> np.ndarray:
         """An array of `shape` and `dtype` with undefined contents, from a free buffer of the pool when one is large
         enough, else from a new one; MemoryError when the system refuses the address space."""
+        import numpy as np  # here, not at the top: Bender's solver uses only the budget and needs no numpy
+
         dt = np.dtype(dtype)
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         nbytes = int(np.prod(dims, dtype=np.int64)) * dt.itemsize
