@@ -317,7 +317,8 @@ def _limit_body(limit: int) -> Callable[[Any], Any]:
                 await app(scope, receive, send)
                 return
             length = dict(scope.get("headers", [])).get(b"content-length")
-            if length is not None and (not is_digits(length) or int(length) > limit):
+            # a header's value is bytes, whose isdigit() takes ASCII digits only
+            if length is not None and (not length.isdigit() or int(length) > limit):
                 await BadInput(413, "request", f"the request body is larger than {limit} bytes").response()(
                     scope, receive, send
                 )
